@@ -1,0 +1,49 @@
+# The two commands a new machine needs: `make run` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+# Lambda functions: directory under functions/ -> SAM logical id.
+FUNCTIONS := api-allowlist:ApiAllowlistFunction
+LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
+
+.PHONY: run test test-unit bench build deploy tools clean
+
+## run: the API on http://127.0.0.1:8080 with embedded stores (ADDR, DATA_DIR override).
+run:
+	$(GO) run ./functions/devserver
+
+## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
+test: tools
+	bash infra/local/with-stack.sh $(GO) test -count=1 ./...
+
+## test-unit: the tests that need no stand-in (twins only).
+test-unit:
+	$(GO) test ./...
+
+## bench: benchmarks that print figures (never asserted).
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3s ./pkg/app/
+
+## tools: check (and under CI=true require) the tools the tests use.
+tools:
+	@bash infra/local/check-tools.sh
+
+## build: every Lambda as bootstrap for provided.al2023 arm64 under build/.
+build:
+	@set -e; for f in $(FUNCTIONS); do dir=$${f%%:*}; \
+	  echo "build $$dir"; $(LAMBDA_BUILD) -o build/$$dir/bootstrap ./functions/$$dir; done
+
+# SAM `BuildMethod: makefile` calls build-<LogicalId> with ARTIFACTS_DIR set.
+define sam_target
+build-$(2):
+	$(LAMBDA_BUILD) -o $$(ARTIFACTS_DIR)/bootstrap ./functions/$(1)
+endef
+$(foreach f,$(FUNCTIONS),$(eval $(call sam_target,$(word 1,$(subst :, ,$(f))),$(word 2,$(subst :, ,$(f))))))
+
+## deploy: sam build + sam deploy with samconfig.toml (needs AWS credentials).
+deploy:
+	sam build
+	sam deploy
+
+clean:
+	rm -rf build .aws-sam

@@ -1,0 +1,10 @@
+// Command api-allowlist is the Lambda function of the channel allowlist
+// endpoints (interface.md §4.8).
+package main
+
+import (
+	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/httpapi"
+)
+
+func main() { app.RunHTTPLambda(httpapi.GroupAllowlist) }

@@ -1,0 +1,179 @@
+package allowlist
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+
+	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/store"
+)
+
+// MaxUserIDLength bounds X-User-ID, which becomes part of a storage key.
+const MaxUserIDLength = 255
+
+// Owner is whose allowlist is meant: a partner client's own, or one of its
+// end users' (EndUser exactly as the partner wrote it in X-User-ID).
+type Owner struct {
+	ClientID string
+	EndUser  string // "" for the client's own list
+}
+
+func (o Owner) partition() string {
+	if o.EndUser == "" {
+		return "ALLOW#" + o.ClientID + "#SELF"
+	}
+	return "ALLOW#" + o.ClientID + "#U#" + o.EndUser
+}
+
+// AddInput is the body of an add: either URL, or Provider and ChannelID.
+// Name and ImageURL are optional display data supplied by the partner.
+type AddInput struct {
+	URL       string `json:"url"`
+	Provider  string `json:"provider"`
+	ChannelID string `json:"channel_id"`
+	Name      string `json:"name"`
+	ImageURL  string `json:"image_url"`
+}
+
+// Service manages allowlists on the Accounts table.
+type Service struct {
+	st    store.Store
+	clock clock.Clock
+}
+
+// New returns a Service.
+func New(st store.Store, c clock.Clock) *Service { return &Service{st: st, clock: c} }
+
+// List returns one page of the owner's channels, newest first, and the total.
+func (s *Service) List(ctx context.Context, o Owner, limit, offset int) ([]Channel, int, error) {
+	const op = "allowlist.List"
+	var items []store.Item
+	cursor := ""
+	for {
+		page, err := s.st.Query(ctx, store.Accounts, store.Query{PK: o.partition(), SKPrefix: "CH#", Cursor: cursor, Limit: 500})
+		if err != nil {
+			return nil, 0, errs.Wrap(op, err)
+		}
+		items = append(items, page.Items...)
+		if cursor = page.Cursor; cursor == "" {
+			break
+		}
+	}
+	slices.SortFunc(items, func(a, b store.Item) int {
+		return cmp.Or(cmp.Compare(b.Int("created_at"), a.Int("created_at")), strings.Compare(a.SK, b.SK))
+	})
+	total := len(items)
+	if offset >= total {
+		return []Channel{}, total, nil
+	}
+	items = items[offset:min(total, offset+limit)]
+	out := make([]Channel, 0, len(items))
+	for _, it := range items {
+		var c Channel
+		if err := json.Unmarshal(it.Bytes("channel"), &c); err != nil {
+			return nil, 0, errs.Wrap(op, err)
+		}
+		out = append(out, c)
+	}
+	return out, total, nil
+}
+
+// Add allowlists a channel. Adding a channel that is already on the list
+// returns the stored entry with created=false and changes nothing.
+func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool, error) {
+	const op = "allowlist.Add"
+	provider, channelID, err := resolveInput(op, in)
+	if err != nil {
+		return Channel{}, false, err
+	}
+	if len(in.Name) > 200 {
+		return Channel{}, false, errs.Field(op, "name", "Ensure this field has no more than 200 characters.")
+	}
+	if in.ImageURL != "" {
+		if u, err := url.Parse(in.ImageURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			return Channel{}, false, errs.Field(op, "image_url", "Enter a valid https URL.")
+		}
+	}
+	name := in.Name
+	if name == "" {
+		name = strings.TrimPrefix(channelID, "@")
+	}
+	c := Channel{
+		// The id is derived from owner and channel so that a retried add
+		// names the same entry.
+		ID:        ids.NameUUID("allowlist", o.partition()+"\x00"+provider+"\x00"+channelID),
+		ChannelID: channelID, Name: name, Provider: provider, ImageURL: in.ImageURL,
+	}
+	body, _ := json.Marshal(c)
+	key := store.Key{PK: o.partition(), SK: "CH#" + c.ID}
+	err = s.st.Put(ctx, store.Accounts, store.Item{Key: key, Attrs: map[string]any{
+		"channel": body, "created_at": store.UnixNano(s.clock.Now()),
+	}}, store.NotExists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		it, err := s.st.Get(ctx, store.Accounts, key)
+		if err != nil {
+			return Channel{}, false, errs.Wrap(op, err)
+		}
+		var existing Channel
+		if err := json.Unmarshal(it.Bytes("channel"), &existing); err != nil {
+			return Channel{}, false, errs.Wrap(op, err)
+		}
+		return existing, false, nil
+	}
+	if err != nil {
+		return Channel{}, false, errs.Wrap(op, err)
+	}
+	return c, true, nil
+}
+
+func resolveInput(op string, in AddInput) (provider, channelID string, err error) {
+	switch {
+	case in.URL != "" && (in.Provider != "" || in.ChannelID != ""):
+		return "", "", errs.E(op, errs.Invalid, "Send either 'url' or 'provider' with 'channel_id', not both.")
+	case in.URL != "":
+		p, id, perr := ParseChannelURL(in.URL)
+		if perr != nil {
+			return "", "", errs.Field(op, "url", perr.Error())
+		}
+		return p, id, nil
+	case in.Provider == "" && in.ChannelID == "":
+		return "", "", errs.E(op, errs.Invalid, "Provide 'url', or 'provider' with 'channel_id'.")
+	}
+	fields := map[string][]string{}
+	if in.Provider == "" {
+		fields["provider"] = []string{"This field is required."}
+	}
+	if in.ChannelID == "" {
+		fields["channel_id"] = []string{"This field is required."}
+	}
+	if len(fields) == 0 {
+		if f, msg := ValidateChannelID(strings.ToLower(in.Provider), in.ChannelID); f != "" {
+			fields[f] = []string{msg}
+		}
+	}
+	if len(fields) > 0 {
+		return "", "", &errs.Error{Op: op, Kind: errs.Invalid, Fields: fields}
+	}
+	return strings.ToLower(in.Provider), in.ChannelID, nil
+}
+
+// Remove deletes the owner's entry with this id; NotFound when absent.
+func (s *Service) Remove(ctx context.Context, o Owner, id string) error {
+	const op = "allowlist.Remove"
+	cid, ok := ids.CanonicalUUID(id)
+	if !ok {
+		return errs.E(op, errs.NotFound, "Channel not found.")
+	}
+	err := s.st.Delete(ctx, store.Accounts, store.Key{PK: o.partition(), SK: "CH#" + cid}, store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return errs.E(op, errs.NotFound, "Channel not found.")
+	}
+	return errs.Wrap(op, err)
+}

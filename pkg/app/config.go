@@ -1,0 +1,90 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"musiccatalog/pkg/store"
+)
+
+// Config is every setting of the service. Each field names its variable;
+// the README's configuration table lists them with these defaults.
+type Config struct {
+	Addr          string                 // ADDR: devserver listen address
+	DataDir       string                 // DATA_DIR: local store, blobs, demo credentials
+	PublicBaseURL string                 // PUBLIC_BASE_URL: base of signed local URLs (default http://ADDR)
+	Tables        map[store.Table]string // TABLE_ACCOUNTS, TABLE_PLAYLISTS, ... (AWS)
+	Bucket        string                 // BUCKET: S3 bucket for media and catalog snapshots (AWS)
+	FFmpegPath    string                 // FFMPEG_PATH
+	LogLevel      string                 // LOG_LEVEL: debug, info, warn, error
+	RateAnonymous int                    // RATE_LIMIT_ANONYMOUS_PER_MINUTE
+	RateAuth      int                    // RATE_LIMIT_AUTHENTICATED_PER_MINUTE
+	TokenCacheTTL time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
+	BlobSecret    string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
+}
+
+// FromEnv reads the configuration, applying the documented defaults.
+func FromEnv() (Config, error) {
+	c := Config{
+		Addr:       env("ADDR", "127.0.0.1:8080"),
+		DataDir:    env("DATA_DIR", ".data"),
+		Bucket:     os.Getenv("BUCKET"),
+		FFmpegPath: env("FFMPEG_PATH", "ffmpeg"),
+		LogLevel:   env("LOG_LEVEL", "info"),
+		BlobSecret: os.Getenv("BLOB_SIGNING_SECRET"),
+		Tables:     map[store.Table]string{},
+	}
+	c.PublicBaseURL = strings.TrimRight(env("PUBLIC_BASE_URL", "http://"+c.Addr), "/")
+	for _, t := range store.AllTables {
+		c.Tables[t] = env("TABLE_"+strings.ToUpper(string(t)), string(t))
+	}
+	var err error
+	if c.RateAnonymous, err = envInt("RATE_LIMIT_ANONYMOUS_PER_MINUTE", 60); err != nil {
+		return c, err
+	}
+	if c.RateAuth, err = envInt("RATE_LIMIT_AUTHENTICATED_PER_MINUTE", 600); err != nil {
+		return c, err
+	}
+	if c.TokenCacheTTL, err = envDuration("TOKEN_CACHE_TTL", 10*time.Second); err != nil {
+		return c, err
+	}
+	if abs, err := filepath.Abs(c.DataDir); err == nil {
+		c.DataDir = abs
+	}
+	return c, nil
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) (int, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s=%q: want a non-negative integer", name, v)
+	}
+	return n, nil
+}
+
+func envDuration(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%s=%q: want a duration such as 10s", name, v)
+	}
+	return d, nil
+}

@@ -1,0 +1,29 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+)
+
+// newTestDeps wires the local twins in a fresh data dir with the demo
+// credentials, and no token cache so revocations show at once.
+func newTestDeps(t testing.TB, opts ...func(*Config)) (*Deps, DemoCredentials) {
+	t.Helper()
+	cfg := Config{DataDir: t.TempDir(), PublicBaseURL: "http://127.0.0.1:1", LogLevel: "error",
+		RateAnonymous: 1000, RateAuth: 1000}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	d, err := OpenLocal(cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	creds, err := EnsureDemo(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, creds
+}

@@ -1,0 +1,61 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+
+	"musiccatalog/pkg/errs"
+)
+
+// WriteJSON writes v as the JSON response body with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"detail":"`+internalDetail+`"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// DecodeJSON reads a JSON object body into v. Unknown fields are ignored,
+// as the reference API does; anything that is not one JSON object is a 400.
+func DecodeJSON(r *http.Request, v any) error {
+	const op = "httpapi.DecodeJSON"
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !isJSONSuffix(mt)) {
+			return &errs.Error{Op: op, Kind: errs.Invalid, Status: http.StatusUnsupportedMediaType,
+				Detail: "Unsupported media type \"" + ct + "\" in request; send application/json."}
+		}
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		return errs.E(op, errs.Invalid, "Could not read the request body.")
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || body[0] != '{' {
+		return errs.E(op, errs.Invalid, "JSON parse error - expected a JSON object.")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return errs.Field(op, te.Field, "Invalid type: expected "+te.Type.String()+".")
+		}
+		return errs.E(op, errs.Invalid, "JSON parse error - "+err.Error())
+	}
+	return nil
+}
+
+func isJSONSuffix(mt string) bool { return len(mt) > 5 && mt[len(mt)-5:] == "+json" }

@@ -1,0 +1,157 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"time"
+
+	"musiccatalog/pkg/ids"
+)
+
+// HandlerFunc is an endpoint: it writes a success response or returns an
+// error that the router renders in the spec's shape.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Body-size limits (interface.md §8 where it names them; 1 MB for JSON bodies).
+const (
+	MaxJSONBody int64 = 1_000_000
+	NoBody      int64 = 0
+)
+
+// Router registers endpoints on a ServeMux and wraps them with the
+// cross-cutting behaviour every endpoint shares.
+type Router struct {
+	mux *http.ServeMux
+	log *slog.Logger
+}
+
+// NewRouter returns an empty router logging to log.
+func NewRouter(log *slog.Logger) *Router {
+	return &Router{mux: http.NewServeMux(), log: log}
+}
+
+// Handle registers h for pattern ("METHOD /path/{param}/" in ServeMux
+// syntax; a trailing "/" is matched exactly, never as a subtree). maxBody
+// caps the request body: larger bodies get 413 {detail}.
+func (rt *Router) Handle(pattern string, maxBody int64, h HandlerFunc) {
+	if strings.HasSuffix(pattern, "/") {
+		pattern += "{$}"
+	}
+	rt.mux.Handle(pattern, registered{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxBody {
+			writeError(w, r, tooLarge(maxBody))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		if err := h(w, r); err != nil {
+			writeError(w, r, err)
+		}
+	})})
+}
+
+// registered marks handlers we mounted, as opposed to the ServeMux's own
+// not-found, method-not-allowed and redirect handlers.
+type registered struct{ http.Handler }
+
+func isRegistered(h http.Handler) bool { _, ok := h.(registered); return ok }
+
+// HandleRaw mounts a plain handler (signed blob URLs) under a path prefix.
+func (rt *Router) HandleRaw(pattern string, h http.Handler) { rt.mux.Handle(pattern, registered{h}) }
+
+type ctxKey int
+
+const (
+	loggerKey ctxKey = iota
+	requestIDKey
+)
+
+func logger(r *http.Request) *slog.Logger {
+	if l, ok := r.Context().Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// RequestID returns the id of the request being served.
+func RequestID(ctx context.Context) string { s, _ := ctx.Value(requestIDKey).(string); return s }
+
+// statusRecorder remembers the status for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// ServeHTTP adds the request id, the access log, panic recovery and JSON
+// bodies for unknown paths (404) and wrong methods (405).
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rid := r.Header.Get("X-Request-ID")
+	if rid == "" || len(rid) > 128 {
+		rid = ids.NewUUID()
+	}
+	w.Header().Set("X-Request-ID", rid)
+	log := rt.log.With(slog.String("request_id", rid))
+	ctx := context.WithValue(context.WithValue(r.Context(), loggerKey, log), requestIDKey, rid)
+	r = withPrincipalSlot(r.WithContext(ctx))
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error("panic", slog.Any("panic", p), slog.String("path", r.URL.Path))
+			if rec.status == 0 {
+				WriteJSON(rec, http.StatusInternalServerError, Detail{internalDetail})
+			}
+		}
+		log.Info("request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)),
+			slog.String("principal", principalID(r)))
+	}()
+	if h, _ := rt.mux.Handler(r); !isRegistered(h) {
+		rt.unmatched(rec, r, h)
+		return
+	}
+	rt.mux.ServeHTTP(rec, r) // through the mux, which sets the path values
+}
+
+// unmatched turns ServeMux's plain-text 404/405 (and its redirects) into
+// JSON bodies while keeping their status and Allow header.
+func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request, h http.Handler) {
+	probe := httptest.NewRecorder()
+	h.ServeHTTP(probe, r)
+	switch probe.Code {
+	case http.StatusMethodNotAllowed:
+		w.Header().Set("Allow", probe.Header().Get("Allow"))
+		WriteJSON(w, probe.Code, Detail{"Method \"" + r.Method + "\" not allowed."})
+	case http.StatusNotFound:
+		WriteJSON(w, http.StatusNotFound, Detail{"Not found."})
+	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		// Paths are exact, as the spec writes them: say where the endpoint
+		// is instead of redirecting (a redirected POST would lose its body).
+		loc := probe.Header().Get("Location")
+		WriteJSON(w, http.StatusNotFound, Detail{"Not found. Did you mean " + loc + " (paths end with a slash)?"})
+	default:
+		for k, v := range probe.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(probe.Code)
+		_, _ = w.Write(probe.Body.Bytes())
+	}
+}

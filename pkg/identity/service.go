@@ -1,0 +1,356 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/store"
+)
+
+// TokenPrefix starts every token so a leaked one is recognisable in scans.
+const TokenPrefix = "mcat_"
+
+// Service manages clients, users and tokens on the Accounts table.
+type Service struct {
+	st    store.Store
+	clock clock.Clock
+	ids   ids.Source
+	// cacheTTL bounds how long a resolved token is trusted without a read
+	// (DESIGN.md §6); revocation takes effect within it.
+	cacheTTL time.Duration
+
+	mu    sync.Mutex
+	cache map[string]cachedPrincipal
+}
+
+type cachedPrincipal struct {
+	p       Principal
+	err     error
+	fetched time.Time
+}
+
+// New returns a Service. cacheTTL 0 disables the token cache.
+func New(st store.Store, c clock.Clock, src ids.Source, cacheTTL time.Duration) *Service {
+	return &Service{st: st, clock: c, ids: src, cacheTTL: cacheTTL, cache: map[string]cachedPrincipal{}}
+}
+
+func clientKey(id string) store.Key { return store.Key{PK: "CLIENT#" + id, SK: "PROFILE"} }
+func userKey(id string) store.Key   { return store.Key{PK: "USER#" + id, SK: "PROFILE"} }
+func tokenKey(hash string) store.Key {
+	return store.Key{PK: "TOKEN#" + hash, SK: "TOKEN"}
+}
+func usernameKey(u string) store.Key {
+	return store.Key{PK: "USERNAME#" + strings.ToLower(u), SK: "USERNAME"}
+}
+
+// NewClient describes a client to create.
+type NewClient struct {
+	Name        string
+	Plan        Plan
+	Scopes      []string
+	CanDownload bool
+	SFXEnabled  bool
+	Quotas      Quotas
+}
+
+// CreateClient stores a new active client and issues its first key.
+func (s *Service) CreateClient(ctx context.Context, in NewClient) (Client, string, error) {
+	const op = "identity.CreateClient"
+	if strings.TrimSpace(in.Name) == "" {
+		return Client{}, "", errs.Field(op, "name", "This field may not be blank.")
+	}
+	if !in.Plan.Valid() {
+		return Client{}, "", errs.Field(op, "plan", fmt.Sprintf("%q is not a valid choice.", in.Plan))
+	}
+	for _, sc := range in.Scopes {
+		if !ValidScope(sc) {
+			return Client{}, "", errs.Field(op, "scopes", fmt.Sprintf("%q is not a known scope.", sc))
+		}
+	}
+	c := Client{ID: s.ids.UUID(), Name: in.Name, Plan: in.Plan, CanDownload: in.CanDownload,
+		SFXEnabled: in.SFXEnabled, Status: StatusActive, Scopes: in.Scopes, Quotas: in.Quotas,
+		CreatedAt: s.clock.Now()}
+	token, tokItem := s.newTokenItem(c.ID, "", c.Scopes, time.Time{})
+	err := s.st.Transact(ctx, []store.TxOp{
+		store.TxPut(store.Accounts, clientItem(c), store.NotExists()),
+		store.TxPut(store.Accounts, tokItem, store.NotExists()),
+	})
+	if err != nil {
+		return Client{}, "", errs.Wrap(op, err)
+	}
+	return c, token, nil
+}
+
+func clientItem(c Client) store.Item {
+	return store.Item{Key: clientKey(c.ID), Attrs: map[string]any{
+		"name": c.Name, "plan": string(c.Plan), "can_download": c.CanDownload,
+		"sfx_enabled": c.SFXEnabled, "status": string(c.Status), "scopes": strings.Join(c.Scopes, ","),
+		"recognition_daily_cap": c.Quotas.RecognitionDailyCap, "license_burst": c.Quotas.LicenseBurst,
+		"license_daily": c.Quotas.LicenseDaily, "license_monthly": c.Quotas.LicenseMonthly,
+		"created_at": store.UnixNano(c.CreatedAt),
+	}}
+}
+
+func splitScopes(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func clientFromItem(id string, it store.Item) Client {
+	return Client{ID: id, Name: it.Str("name"), Plan: Plan(it.Str("plan")),
+		CanDownload: it.Bool("can_download"), SFXEnabled: it.Bool("sfx_enabled"),
+		Status: Status(it.Str("status")), Scopes: splitScopes(it.Str("scopes")),
+		Quotas: Quotas{RecognitionDailyCap: it.Int("recognition_daily_cap"),
+			LicenseBurst: it.Int("license_burst"), LicenseDaily: it.Int("license_daily"),
+			LicenseMonthly: it.Int("license_monthly")},
+		CreatedAt: it.Time("created_at")}
+}
+
+// GetClient returns a client or a NotFound error.
+func (s *Service) GetClient(ctx context.Context, id string) (Client, error) {
+	it, err := s.st.Get(ctx, store.Accounts, clientKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return Client{}, errs.E("identity.GetClient", errs.NotFound, "Client not found.")
+	}
+	if err != nil {
+		return Client{}, errs.Wrap("identity.GetClient", err)
+	}
+	return clientFromItem(id, it), nil
+}
+
+// SetClientStatus activates or deactivates a client; its tokens follow.
+func (s *Service) SetClientStatus(ctx context.Context, id string, st Status) error {
+	_, err := s.st.Update(ctx, store.Accounts, clientKey(id),
+		store.Update{Set: map[string]any{"status": string(st)}}, store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return errs.E("identity.SetClientStatus", errs.NotFound, "Client not found.")
+	}
+	s.flushCache()
+	return errs.Wrap("identity.SetClientStatus", err)
+}
+
+var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_.@+-]{1,150}$`)
+
+// CreateUser adds a user to a client and issues the user's first token.
+// Usernames are unique case-insensitively across the service.
+func (s *Service) CreateUser(ctx context.Context, clientID, username, name string) (User, string, error) {
+	const op = "identity.CreateUser"
+	if !usernameRE.MatchString(username) {
+		return User{}, "", errs.Field(op, "username", "Enter a valid username: up to 150 letters, digits and @/./+/-/_ characters.")
+	}
+	c, err := s.GetClient(ctx, clientID)
+	if err != nil {
+		return User{}, "", err
+	}
+	u := User{ID: s.ids.UUID(), Username: username, Name: name, ClientID: c.ID, CreatedAt: s.clock.Now()}
+	token, tokItem := s.newTokenItem(c.ID, u.ID, c.Scopes, time.Time{})
+	err = s.st.Transact(ctx, []store.TxOp{
+		store.TxPut(store.Accounts, store.Item{Key: userKey(u.ID), Attrs: map[string]any{
+			"username": u.Username, "name": u.Name, "client_id": u.ClientID,
+			"created_at": store.UnixNano(u.CreatedAt),
+			"GSI1PK":     "CLIENT#" + c.ID + "#USERS", "GSI1SK": strings.ToLower(u.Username),
+		}}, store.NotExists()),
+		store.TxPut(store.Accounts, store.Item{Key: usernameKey(username), Attrs: map[string]any{"user_id": u.ID}}, store.NotExists()),
+		store.TxPut(store.Accounts, tokItem, store.NotExists()),
+	})
+	if errors.Is(err, store.ErrConditionFailed) {
+		return User{}, "", errs.Field(op, "username", "A user with that username already exists.")
+	}
+	if err != nil {
+		return User{}, "", errs.Wrap(op, err)
+	}
+	return u, token, nil
+}
+
+// GetUser returns a user or a NotFound error.
+func (s *Service) GetUser(ctx context.Context, id string) (User, error) {
+	it, err := s.st.Get(ctx, store.Accounts, userKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return User{}, errs.E("identity.GetUser", errs.NotFound, "User not found.")
+	}
+	if err != nil {
+		return User{}, errs.Wrap("identity.GetUser", err)
+	}
+	return userFromItem(id, it), nil
+}
+
+// FindUserByUsername resolves a username (case-insensitive).
+func (s *Service) FindUserByUsername(ctx context.Context, username string) (User, error) {
+	it, err := s.st.Get(ctx, store.Accounts, usernameKey(username))
+	if errors.Is(err, store.ErrNotFound) {
+		return User{}, errs.E("identity.FindUserByUsername", errs.NotFound, "User not found.")
+	}
+	if err != nil {
+		return User{}, errs.Wrap("identity.FindUserByUsername", err)
+	}
+	return s.GetUser(ctx, it.Str("user_id"))
+}
+
+func userFromItem(id string, it store.Item) User {
+	return User{ID: id, Username: it.Str("username"), Name: it.Str("name"),
+		ClientID: it.Str("client_id"), CreatedAt: it.Time("created_at")}
+}
+
+func (s *Service) newTokenItem(clientID, userID string, scopes []string, expires time.Time) (string, store.Item) {
+	token := ids.NewToken(TokenPrefix)
+	hash := ids.HashToken(token)
+	now := s.clock.Now()
+	return token, store.Item{Key: tokenKey(hash), Attrs: map[string]any{
+		"client_id": clientID, "user_id": userID, "scopes": strings.Join(scopes, ","),
+		"token_expires_at": store.UnixNano(expires), "revoked": false,
+		"created_at": store.UnixNano(now),
+		"GSI1PK":     "CLIENT#" + clientID + "#TOKENS", "GSI1SK": fmt.Sprintf("%020d#%s", now.UnixNano(), hash),
+	}}
+}
+
+// CreateToken issues another token for a client (userID "") or one of its
+// users, with the client's scopes; a zero expires means it never expires.
+func (s *Service) CreateToken(ctx context.Context, clientID, userID string, expires time.Time) (string, error) {
+	const op = "identity.CreateToken"
+	if userID != "" {
+		u, err := s.GetUser(ctx, userID)
+		if err != nil {
+			return "", err
+		}
+		clientID = u.ClientID
+	}
+	c, err := s.GetClient(ctx, clientID)
+	if err != nil {
+		return "", err
+	}
+	token, it := s.newTokenItem(c.ID, userID, c.Scopes, expires)
+	if err := s.st.Put(ctx, store.Accounts, it, store.NotExists()); err != nil {
+		return "", errs.Wrap(op, err)
+	}
+	return token, nil
+}
+
+// RevokeToken revokes one token.
+func (s *Service) RevokeToken(ctx context.Context, token string) error {
+	_, err := s.st.Update(ctx, store.Accounts, tokenKey(ids.HashToken(token)),
+		store.Update{Set: map[string]any{"revoked": true}}, store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return errs.E("identity.RevokeToken", errs.NotFound, "Token not found.")
+	}
+	s.flushCache()
+	return errs.Wrap("identity.RevokeToken", err)
+}
+
+// RevokeClientTokens revokes every token of a client and its users; it
+// returns how many were revoked.
+func (s *Service) RevokeClientTokens(ctx context.Context, clientID string) (int, error) {
+	const op = "identity.RevokeClientTokens"
+	if _, err := s.GetClient(ctx, clientID); err != nil {
+		return 0, err
+	}
+	n, cursor := 0, ""
+	for {
+		page, err := s.st.Query(ctx, store.Accounts, store.Query{Index: "GSI1",
+			PK: "CLIENT#" + clientID + "#TOKENS", Limit: 100, Cursor: cursor})
+		if err != nil {
+			return n, errs.Wrap(op, err)
+		}
+		for _, it := range page.Items {
+			if it.Bool("revoked") {
+				continue
+			}
+			if _, err := s.st.Update(ctx, store.Accounts, it.Key,
+				store.Update{Set: map[string]any{"revoked": true}}, store.Exists()); err != nil {
+				return n, errs.Wrap(op, err)
+			}
+			n++
+		}
+		if cursor = page.Cursor; cursor == "" {
+			break
+		}
+	}
+	s.flushCache()
+	return n, nil
+}
+
+// Authenticate resolves a bearer token. It returns one of the Err* values
+// for every failure the spec distinguishes, or a wrapped store error.
+func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	if token == "" {
+		return Principal{}, ErrMissingToken
+	}
+	hash := ids.HashToken(token)
+	now := s.clock.Now()
+	if s.cacheTTL > 0 {
+		s.mu.Lock()
+		c, ok := s.cache[hash]
+		s.mu.Unlock()
+		if ok && now.Sub(c.fetched) < s.cacheTTL {
+			return c.p, c.err
+		}
+	}
+	p, err := s.resolve(ctx, hash, now)
+	if s.cacheTTL > 0 && (err == nil || isAuthOutcome(err)) {
+		s.mu.Lock()
+		if len(s.cache) > 10000 { // bound memory against token-guessing floods
+			clear(s.cache)
+		}
+		s.cache[hash] = cachedPrincipal{p: p, err: err, fetched: now}
+		s.mu.Unlock()
+	}
+	return p, err
+}
+
+func isAuthOutcome(err error) bool {
+	return errors.Is(err, ErrInvalidToken) || errors.Is(err, ErrRevokedToken) ||
+		errors.Is(err, ErrExpiredToken) || errors.Is(err, ErrInactiveClient)
+}
+
+func (s *Service) resolve(ctx context.Context, hash string, now time.Time) (Principal, error) {
+	tok, err := s.st.Get(ctx, store.Accounts, tokenKey(hash))
+	if errors.Is(err, store.ErrNotFound) {
+		return Principal{}, ErrInvalidToken
+	}
+	if err != nil {
+		return Principal{}, errs.Wrap("identity.Authenticate", err)
+	}
+	if tok.Bool("revoked") {
+		return Principal{}, ErrRevokedToken
+	}
+	if exp := tok.Time("token_expires_at"); !exp.IsZero() && !now.Before(exp) {
+		return Principal{}, ErrExpiredToken
+	}
+	c, err := s.GetClient(ctx, tok.Str("client_id"))
+	if errs.Is(err, errs.NotFound) {
+		return Principal{}, ErrInvalidToken
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if c.Status != StatusActive {
+		return Principal{}, ErrInactiveClient
+	}
+	p := Principal{Client: c, Scopes: splitScopes(tok.Str("scopes")), TokenID: hash[:12]}
+	if uid := tok.Str("user_id"); uid != "" {
+		u, err := s.GetUser(ctx, uid)
+		if errs.Is(err, errs.NotFound) {
+			return Principal{}, ErrInvalidToken
+		}
+		if err != nil {
+			return Principal{}, err
+		}
+		p.User = &u
+	}
+	return p, nil
+}
+
+func (s *Service) flushCache() {
+	s.mu.Lock()
+	clear(s.cache)
+	s.mu.Unlock()
+}

@@ -1,0 +1,153 @@
+package identity_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/store"
+	"musiccatalog/pkg/store/boltstore"
+)
+
+func newService(t *testing.T, c clock.Clock, cacheTTL time.Duration) (*identity.Service, store.Store) {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return identity.New(st, c, ids.Random{}, cacheTTL), st
+}
+
+func TestTokensAreStoredOnlyAsDigests(t *testing.T) {
+	svc, st := newService(t, clock.Real{}, 0)
+	ctx := context.Background()
+	_, key, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanCommercial, Scopes: []string{identity.ScopeComplianceCheck}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, store.Accounts, store.Key{PK: "TOKEN#" + key, SK: "TOKEN"}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("token stored in clear: %v", err)
+	}
+	it, err := st.Get(ctx, store.Accounts, store.Key{PK: "TOKEN#" + ids.HashToken(key), SK: "TOKEN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range it.Attrs {
+		if s, ok := v.(string); ok && s == key {
+			t.Errorf("attribute %s holds the token", name)
+		}
+	}
+	p, err := svc.Authenticate(ctx, key)
+	if err != nil || !p.HasScope(identity.ScopeComplianceCheck) || p.HasScope(identity.ScopeLicenses) || p.User != nil {
+		t.Errorf("principal %+v, %v", p, err)
+	}
+}
+
+func TestAuthenticateOutcomes(t *testing.T) {
+	c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	svc, _ := newService(t, c, 0)
+	ctx := context.Background()
+	cl, key, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanEnterprise, CanDownload: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, userTok, err := svc.CreateUser(ctx, cl.ID, "alice", "Alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.Authenticate(ctx, userTok)
+	if err != nil || p.User == nil || p.User.ID != u.ID || p.Client.ID != cl.ID || !p.Client.CanDownload {
+		t.Fatalf("user principal %+v, %v", p, err)
+	}
+	short, err := svc.CreateToken(ctx, cl.ID, "", c.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(tok string, want error) {
+		t.Helper()
+		if _, err := svc.Authenticate(ctx, tok); !errors.Is(err, want) {
+			t.Errorf("Authenticate: %v, want %v", err, want)
+		}
+	}
+	check("", identity.ErrMissingToken)
+	check("mcat_unknown", identity.ErrInvalidToken)
+	check(short, nil)
+	c.Advance(time.Hour)
+	check(short, identity.ErrExpiredToken)
+	if err := svc.SetClientStatus(ctx, cl.ID, identity.StatusInactive); err != nil {
+		t.Fatal(err)
+	}
+	check(key, identity.ErrInactiveClient)
+	check(userTok, identity.ErrInactiveClient)
+	if err := svc.SetClientStatus(ctx, cl.ID, identity.StatusActive); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.RevokeToken(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	check(key, identity.ErrRevokedToken)
+	check(userTok, nil)
+	n, err := svc.RevokeClientTokens(ctx, cl.ID)
+	if err != nil || n != 2 { // the user token and the expired one; the key was already revoked
+		t.Errorf("RevokeClientTokens = %d, %v; want 2", n, err)
+	}
+	check(userTok, identity.ErrRevokedToken)
+}
+
+func TestCacheBoundsRevocationDelay(t *testing.T) {
+	c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	svc, st := newService(t, c, 10*time.Second)
+	other := identity.New(st, c, ids.Random{}, 0) // another instance, e.g. the admin CLI
+	ctx := context.Background()
+	_, key, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.RevokeToken(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Errorf("within the cache TTL the cached principal is used: %v", err)
+	}
+	c.Advance(10 * time.Second)
+	if _, err := svc.Authenticate(ctx, key); !errors.Is(err, identity.ErrRevokedToken) {
+		t.Errorf("after the cache TTL: %v, want revoked", err)
+	}
+}
+
+func TestCreateValidation(t *testing.T) {
+	svc, _ := newService(t, clock.Real{}, 0)
+	ctx := context.Background()
+	if _, _, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: "gold"}); !errs.Is(err, errs.Invalid) {
+		t.Errorf("bad plan: %v", err)
+	}
+	if _, _, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree, Scopes: []string{"root"}}); !errs.Is(err, errs.Invalid) {
+		t.Errorf("bad scope: %v", err)
+	}
+	cl, _, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.CreateUser(ctx, cl.ID, "bob", "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.CreateUser(ctx, cl.ID, "BOB", "Bob 2"); !errs.Is(err, errs.Invalid) {
+		t.Errorf("duplicate username (case-insensitive): %v", err)
+	}
+	if _, _, err := svc.CreateUser(ctx, cl.ID, "has space", "x"); !errs.Is(err, errs.Invalid) {
+		t.Errorf("bad username: %v", err)
+	}
+	if _, _, err := svc.CreateUser(ctx, "00000000-0000-4000-8000-000000000000", "carol", "x"); !errs.Is(err, errs.NotFound) {
+		t.Errorf("unknown client: %v", err)
+	}
+}
