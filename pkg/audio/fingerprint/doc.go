@@ -1,0 +1,16 @@
+// Package fingerprint identifies music by landmarks: pairs of spectral peaks
+// whose (frequency, frequency difference, time difference) form a hash that
+// survives noise, speech over the music, lossy re-encoding and volume
+// changes.
+//
+// Fingerprinter turns PCM into hashes. Builder and Index store the hashes of
+// a catalog compactly (one uint32 per posting, delta-varint on disk) in
+// segments that Merge combines. Index.Match votes on the time offset between
+// query and track to find the tracks a clip comes from; Index.Timeline does
+// the same along a whole video, splitting it into stretches of songs,
+// unmatched music and silence.
+//
+// Index and query use different peak densities on purpose: the index keeps
+// few, strong peaks to stay small, the query keeps more so that the index's
+// peaks are still among them after noise has buried some.
+package fingerprint

@@ -1,0 +1,96 @@
+package musicdetect_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/audiotest"
+	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/audio/musicdetect"
+)
+
+const rate = audio.DefaultSampleRate
+
+func musicSeconds(rs []audio.Range) float64 {
+	var s float64
+	for _, r := range rs {
+		s += float64(r.EndMs-r.StartMs) / 1000
+	}
+	return s
+}
+
+func TestNonMusic(t *testing.T) {
+	for name, p := range map[string]audio.PCM{
+		"silence": audiotest.Silence(rate, 20),
+		"white":   audiotest.WhiteNoise(rate, 20, 0.1, 1),
+		"pink":    audiotest.PinkNoise(rate, 20, 0.1, 2),
+		"tone":    audiotest.Tone(rate, 20, 1000, 0.5),
+		"speech":  audiotest.Babble(rate, 20, 3),
+	} {
+		rs := musicdetect.Detect(p, musicdetect.Options{})
+		if s := musicSeconds(rs); s > 0 {
+			t.Errorf("%s: %v s of music detected: %v (%+v)", name, s, rs, musicdetect.Analyze(p, musicdetect.Options{})[:3])
+		}
+	}
+}
+
+func TestSyntheticMusic(t *testing.T) {
+	p := audiotest.KeyPiece(rate, 20, 2, false, 1)
+	if s := musicSeconds(musicdetect.Detect(p, musicdetect.Options{})); s < 18 {
+		t.Errorf("music found in only %.1f of 20 s: %+v", s, musicdetect.Analyze(p, musicdetect.Options{}))
+	}
+}
+
+// TestBoundaries: silence, music, noise, music, speech – the two music
+// stretches are found within a second of where they are.
+func TestBoundaries(t *testing.T) {
+	p := audiotest.Concat(
+		audiotest.Silence(rate, 5),
+		audiotest.KeyPiece(rate, 15, 0, false, 1),
+		audiotest.PinkNoise(rate, 8, 0.1, 1),
+		audiotest.KeyPiece(rate, 12, 9, true, 2),
+		audiotest.Babble(rate, 10, 4),
+	)
+	rs := musicdetect.Detect(p, musicdetect.Options{})
+	want := []audio.Range{{StartMs: 5000, EndMs: 20000}, {StartMs: 28000, EndMs: 40000}}
+	if len(rs) != len(want) {
+		t.Fatalf("ranges %v, want %v", rs, want)
+	}
+	for i := range want {
+		if d := abs(rs[i].StartMs - want[i].StartMs); d > 1000 {
+			t.Errorf("range %d starts at %d, want %d", i, rs[i].StartMs, want[i].StartMs)
+		}
+		if d := abs(rs[i].EndMs - want[i].EndMs); d > 1000 {
+			t.Errorf("range %d ends at %d, want %d", i, rs[i].EndMs, want[i].EndMs)
+		}
+	}
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestRealMusic: orchestral tracks are music most of the time.
+func TestRealMusic(t *testing.T) {
+	const dir = "/usr/share/games/wesnoth/1.16/data/core/music/"
+	for _, name := range []string{"battle.ogg", "elvish-theme.ogg", "knolls.ogg"} {
+		if _, err := os.Stat(dir + name); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s missing: install wesnoth-1.16-music", name)
+			}
+			t.Skipf("%s missing (install wesnoth-1.16-music)", name)
+		}
+		p, err := decode.Decoder{}.DecodeWindow(context.Background(), dir+name, 10, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := musicSeconds(musicdetect.Detect(p, musicdetect.Options{})); s < 0.8*p.Seconds() {
+			t.Errorf("%s: music in %.1f of %.1f s", name, s, p.Seconds())
+		}
+	}
+}

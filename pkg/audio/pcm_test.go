@@ -1,0 +1,33 @@
+package audio_test
+
+import (
+	"reflect"
+	"testing"
+
+	"musiccatalog/pkg/audio"
+)
+
+func TestWindow(t *testing.T) {
+	p := audio.PCM{Samples: make([]float32, 1000), Rate: 100}
+	if w := p.Window(2, 3); len(w.Samples) != 300 || w.Rate != 100 {
+		t.Errorf("window: %d samples", len(w.Samples))
+	}
+	if w := p.Window(8, 5); len(w.Samples) != 200 {
+		t.Errorf("clipped window: %d samples", len(w.Samples))
+	}
+	if w := p.Window(20, 1); len(w.Samples) != 0 {
+		t.Errorf("past the end: %d samples", len(w.Samples))
+	}
+	if w := p.Window(1, -1); len(w.Samples) != 900 {
+		t.Errorf("to the end: %d samples", len(w.Samples))
+	}
+}
+
+func TestSubtract(t *testing.T) {
+	r := audio.Range{StartMs: 0, EndMs: 100}
+	got := r.Subtract([]audio.Range{{StartMs: -5, EndMs: 10}, {StartMs: 30, EndMs: 40}, {StartMs: 35, EndMs: 50}, {StartMs: 90, EndMs: 200}})
+	want := []audio.Range{{StartMs: 10, EndMs: 30}, {StartMs: 50, EndMs: 90}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
