@@ -2,14 +2,16 @@
 SHELL := /bin/bash
 GO ?= go
 # Lambda functions: directory under functions/ -> SAM logical id.
-FUNCTIONS := api-allowlist:ApiAllowlistFunction
+FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
 .PHONY: run test test-unit bench build deploy tools clean
 
-## run: the API on http://127.0.0.1:8080 with embedded stores (ADDR, DATA_DIR override).
+## run: the API on http://127.0.0.1:8080 with embedded stores and the demo
+## catalog (generated on first run; ADDR, DATA_DIR override).
 run:
+	$(GO) run ./functions/admin demo --if-empty
 	$(GO) run ./functions/devserver
 
 ## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
@@ -22,7 +24,9 @@ test-unit:
 
 ## bench: benchmarks that print figures (never asserted).
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 3s ./pkg/app/
+	$(GO) test -run '^$$' -bench DevserverAuthenticatedGET -benchtime 20000x ./pkg/app/
+	$(GO) test -run '^$$' -bench 'SnapshotLoad50k|IngestWesnoth|Demo' -benchtime 1x ./pkg/catalog/...
+	$(GO) test -run '^$$' -bench BenchmarkAccuracy -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
 
 ## tools: check (and under CI=true require) the tools the tests use.
 tools:

@@ -25,6 +25,8 @@ const usage = `usage: admin [--aws] COMMAND ...
   clients activate --client ID
   users create --client ID --username U --name N
   tokens create (--user ID | --client ID) [--expires 720h]
+  ingest MANIFEST [--replace] [--workers N]   ingest a catalog manifest (JSON Lines)
+  demo [--tracks N] [--seed S] [--if-empty]   generate and ingest the demo catalog
 
 Local by default (DATA_DIR, default ./.data); --aws uses DynamoDB tables
 from TABLE_* and the standard AWS environment.
@@ -36,7 +38,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "--aws" {
 		useAWS, args = true, args[1:]
 	}
-	if len(args) < 2 {
+	name, rest := "", []string(nil)
+	switch {
+	case len(args) >= 1 && singleWord[args[0]]:
+		name, rest = args[0], args[1:]
+	case len(args) >= 2:
+		name, rest = args[0]+" "+args[1], args[2:]
+	default:
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -57,8 +65,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer deps.Close()
-	c := &cmd{deps: deps, out: stdout}
-	err = c.dispatch(ctx, args[0]+" "+args[1], args[2:])
+	c := &cmd{deps: deps, out: stdout, errOut: stderr}
+	err = c.dispatch(ctx, name, rest)
 	var ue usageError
 	switch {
 	case err == nil:
@@ -92,9 +100,13 @@ func describe(err error) string {
 	return err.Error()
 }
 
+// singleWord are the commands without a sub-command.
+var singleWord = map[string]bool{"ingest": true, "demo": true}
+
 type cmd struct {
-	deps *app.Deps
-	out  io.Writer
+	deps   *app.Deps
+	out    io.Writer
+	errOut io.Writer // progress bars
 }
 
 func (c *cmd) dispatch(ctx context.Context, name string, args []string) error {
@@ -111,6 +123,10 @@ func (c *cmd) dispatch(ctx context.Context, name string, args []string) error {
 		return c.usersCreate(ctx, args)
 	case "tokens create":
 		return c.tokensCreate(ctx, args)
+	case "ingest":
+		return c.ingest(ctx, args)
+	case "demo":
+		return c.demo(ctx, args)
 	}
 	return usageError("unknown command " + name)
 }
@@ -124,6 +140,25 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return usageError("unexpected argument " + fs.Arg(0))
 	}
 	return nil
+}
+
+// parseWithArg parses flags around one positional argument.
+func parseWithArg(fs *flag.FlagSet, args []string, what string) (string, error) {
+	var pos []string
+	for len(args) > 0 {
+		fs.SetOutput(io.Discard)
+		if err := fs.Parse(args); err != nil {
+			return "", usageError(err.Error())
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, args = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(pos) != 1 {
+		return "", usageError("give exactly one " + what)
+	}
+	return pos[0], nil
 }
 
 func (c *cmd) clientsCreate(ctx context.Context, args []string) error {

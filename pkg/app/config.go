@@ -14,17 +14,19 @@ import (
 // Config is every setting of the service. Each field names its variable;
 // the README's configuration table lists them with these defaults.
 type Config struct {
-	Addr          string                 // ADDR: devserver listen address
-	DataDir       string                 // DATA_DIR: local store, blobs, demo credentials
-	PublicBaseURL string                 // PUBLIC_BASE_URL: base of signed local URLs (default http://ADDR)
-	Tables        map[store.Table]string // TABLE_ACCOUNTS, TABLE_PLAYLISTS, ... (AWS)
-	Bucket        string                 // BUCKET: S3 bucket for media and catalog snapshots (AWS)
-	FFmpegPath    string                 // FFMPEG_PATH
-	LogLevel      string                 // LOG_LEVEL: debug, info, warn, error
-	RateAnonymous int                    // RATE_LIMIT_ANONYMOUS_PER_MINUTE
-	RateAuth      int                    // RATE_LIMIT_AUTHENTICATED_PER_MINUTE
-	TokenCacheTTL time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
-	BlobSecret    string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
+	Addr                string                 // ADDR: devserver listen address
+	DataDir             string                 // DATA_DIR: local store, blobs, demo credentials
+	PublicBaseURL       string                 // PUBLIC_BASE_URL: base of signed local URLs (default http://ADDR)
+	SiteURL             string                 // SITE_URL: public website that track short links point to (default PUBLIC_BASE_URL)
+	Tables              map[store.Table]string // TABLE_ACCOUNTS, TABLE_PLAYLISTS, ... (AWS)
+	Bucket              string                 // BUCKET: S3 bucket for media and catalog snapshots (AWS)
+	FFmpegPath          string                 // FFMPEG_PATH
+	LogLevel            string                 // LOG_LEVEL: debug, info, warn, error
+	RateAnonymous       int                    // RATE_LIMIT_ANONYMOUS_PER_MINUTE
+	RateAuth            int                    // RATE_LIMIT_AUTHENTICATED_PER_MINUTE
+	TokenCacheTTL       time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
+	RecognitionDailyCap int                    // RECOGNITION_DAILY_CAP: default daily submits per client without its own cap
+	BlobSecret          string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
 }
 
 // FromEnv reads the configuration, applying the documented defaults.
@@ -39,6 +41,7 @@ func FromEnv() (Config, error) {
 		Tables:     map[store.Table]string{},
 	}
 	c.PublicBaseURL = strings.TrimRight(env("PUBLIC_BASE_URL", "http://"+c.Addr), "/")
+	c.SiteURL = strings.TrimRight(env("SITE_URL", c.PublicBaseURL), "/")
 	for _, t := range store.AllTables {
 		c.Tables[t] = env("TABLE_"+strings.ToUpper(string(t)), string(t))
 	}
@@ -47,6 +50,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.RateAuth, err = envInt("RATE_LIMIT_AUTHENTICATED_PER_MINUTE", 600); err != nil {
+		return c, err
+	}
+	if c.RecognitionDailyCap, err = envInt("RECOGNITION_DAILY_CAP", 100); err != nil {
 		return c, err
 	}
 	if c.TokenCacheTTL, err = envDuration("TOKEN_CACHE_TTL", 10*time.Second); err != nil {

@@ -17,18 +17,22 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"musiccatalog/pkg/allowlist"
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/blob/fileblob"
 	"musiccatalog/pkg/blob/s3blob"
+	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/store/boltstore"
 	"musiccatalog/pkg/store/dynamostore"
+	"musiccatalog/pkg/workflow/localworkflow"
 )
 
 // Deps are the wired services of one process.
@@ -40,6 +44,12 @@ type Deps struct {
 	Blob      blob.Store
 	Identity  *identity.Service
 	Allowlist *allowlist.Service
+	// Catalog serves the current catalog snapshot (nil without a blob store).
+	Catalog *catalog.Loader
+	// Recognition runs recognition jobs (nil without a blob store).
+	Recognition *recognition.Service
+	// Workflows is the in-process workflow runner (local only).
+	Workflows *localworkflow.Runner
 
 	// BlobHandler serves local signed URLs (nil on AWS, where S3 does).
 	BlobHandler http.Handler
@@ -86,6 +96,10 @@ func OpenLocal(cfg Config, log *slog.Logger) (*Deps, error) {
 	d := newDeps(cfg, log, st, fb)
 	d.BlobHandler = fb.Handler()
 	d.closers = append(d.closers, st)
+	if err := d.startLocalWorkflows(); err != nil {
+		d.Close()
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -122,32 +136,48 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 	if cfg.Bucket != "" {
 		bs = s3blob.New(s3.NewFromConfig(awsCfg), cfg.Bucket)
 	}
-	return newDeps(cfg, log, st, bs), nil
+	d := newDeps(cfg, log, st, bs)
+	if err := d.awsWorkflows(sfn.NewFromConfig(awsCfg)); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps {
 	c := clock.Real{}
-	return &Deps{
+	d := &Deps{
 		Config: cfg, Log: log, Clock: c, Store: st, Blob: bs,
 		Identity:  identity.New(st, c, ids.Random{}, cfg.TokenCacheTTL),
 		Allowlist: allowlist.New(st, c),
 	}
+	if bs != nil {
+		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
+	}
+	return d
 }
 
 // API returns the HTTP API over these services.
 func (d *Deps) API() *httpapi.API {
-	return &httpapi.API{
+	a := &httpapi.API{
 		Auth:   d.Identity,
 		Limits: httpapi.RateLimits{AnonymousPerMinute: d.Config.RateAnonymous, AuthenticatedPerMinute: d.Config.RateAuth},
 		Clock:  d.Clock, Log: d.Log,
-		Allowlist: d.Allowlist,
+		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
 	}
+	if d.Recognition != nil {
+		a.Recognition = d.Recognition
+	}
+	if d.Catalog != nil { // a nil *Loader in the interface would not read as "no catalog"
+		a.Catalog = d.Catalog
+	}
+	return a
 }
 
 // Close releases local resources.
 func (d *Deps) Close() error {
 	var errs []error
-	for _, c := range d.closers {
+	for i := len(d.closers) - 1; i >= 0; i-- { // the runner stops before the store closes
+		c := d.closers[i]
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)

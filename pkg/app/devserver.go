@@ -35,12 +35,16 @@ func RunDevserver(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if os.Getenv("PUBLIC_BASE_URL") == "" {
 		cfg.PublicBaseURL = "http://" + addr // the real port when ADDR ends in :0
 	}
+	if os.Getenv("SITE_URL") == "" {
+		cfg.SiteURL = cfg.PublicBaseURL
+	}
 	deps, err := OpenLocal(cfg, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer deps.Close()
+	deps.RecoverJobs(ctx)
 	creds, err := EnsureDemo(ctx, deps)
 	if err != nil {
 		ln.Close()

@@ -1,12 +1,17 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"slices"
 
 	"musiccatalog/pkg/allowlist"
+	"musiccatalog/pkg/blob"
+	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/recognition"
 )
 
 // Group names an endpoint group: one Lambda function each on AWS, all of
@@ -14,11 +19,14 @@ import (
 type Group string
 
 const (
-	GroupAllowlist Group = "allowlist"
+	GroupAllowlist   Group = "allowlist"
+	GroupTracks      Group = "tracks"
+	GroupSearch      Group = "search"
+	GroupRecognition Group = "recognition"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -28,13 +36,28 @@ type API struct {
 	Clock     clock.Clock
 	Log       *slog.Logger
 	Allowlist *allowlist.Service
+	Catalog   catalog.Source // the catalog snapshot being served
+	Blob      blob.Store     // media; signed URLs for streams and downloads
+	// Recognition submits and reads recognition jobs.
+	Recognition RecognitionService
+	// SiteURL is the public website that short links point to.
+	SiteURL string
 
 	limiter *limiter
 }
 
+// RecognitionService is what the recognition endpoints need.
+type RecognitionService interface {
+	Submit(ctx context.Context, p *identity.Principal, src recognition.SourceRef) (recognition.Job, error)
+	Get(ctx context.Context, clientID, jobID string) (recognition.Job, error)
+}
+
 // mounts registers each group's routes.
 var mounts = map[Group]func(*API, *Router){
-	GroupAllowlist: (*API).mountAllowlist,
+	GroupAllowlist:   (*API).mountAllowlist,
+	GroupTracks:      (*API).mountTracks,
+	GroupSearch:      (*API).mountSearch,
+	GroupRecognition: (*API).mountRecognition,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts

@@ -1,0 +1,10 @@
+// Command api-tracks is the Lambda function of track detail, the stream
+// proxy and waveforms (interface.md §4.2 stream, §4.3; gaps.md waveforms).
+package main
+
+import (
+	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/httpapi"
+)
+
+func main() { app.RunHTTPLambda(httpapi.GroupTracks) }

@@ -1,0 +1,11 @@
+// Package statemachines embeds the Step Functions definitions that
+// template.yaml deploys, so the in-process workflow runner executes the
+// very same documents.
+package statemachines
+
+import _ "embed"
+
+// Recognition is the recognition pipeline (DESIGN.md §5).
+//
+//go:embed recognition.asl.json
+var Recognition []byte

@@ -1,0 +1,131 @@
+package catalog
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// Plans as identity names them; kept as strings so the catalog does not
+// depend on the identity package.
+const (
+	planFree       = "free"
+	planSubscriber = "subscriber"
+	planCommercial = "commercial"
+	planEnterprise = "enterprise"
+)
+
+// Visible reports whether a caller on plan ("" for anonymous) may see the
+// track at all (track detail 404 rule, interface.md §7.2): enterprise-only
+// tracks exist only for enterprise accounts. Restricted tracks are visible
+// (search marks them restricted) but not covered by lower plans.
+func Visible(plan string, t *Track) bool {
+	return t.AccessTier != TierEnterprise || plan == planEnterprise
+}
+
+// Covers reports whether plan's subscription covers the track: what
+// recognition reports as `cleared` and what downloads allow (§5).
+func Covers(plan string, t *Track) bool {
+	switch plan {
+	case planEnterprise:
+		return true
+	case planSubscriber, planCommercial:
+		return t.AccessTier != TierEnterprise
+	case planFree:
+		return t.AccessTier == TierFree && !t.Restricted
+	}
+	return false
+}
+
+// jpSuffix is the source-feed marker some raw titles carry (§2.2 jp_title).
+var jpSuffix = regexp.MustCompile(`\s*-JP$`)
+
+// DisplayName is the title shown to users: the source-feed suffix stripped
+// and the variant marker appended.
+func (t *Track) DisplayName() string {
+	name := jpSuffix.ReplaceAllString(t.Name, "")
+	if t.Variant != "" {
+		name += " (" + t.Variant + ")"
+	}
+	return name
+}
+
+// JPTitle is the raw title of the -JP source feed, or the display name for
+// tracks from other sources (§2.2).
+func (t *Track) JPTitle() string {
+	if jpSuffix.MatchString(t.Name) {
+		return t.Name
+	}
+	return t.DisplayName()
+}
+
+// localeRE accepts "en", "de", "pt-BR", "zh-Hant" style codes.
+var localeRE = regexp.MustCompile(`^[a-z]{2,3}([-_][A-Za-z0-9]{2,4})?$`)
+
+// ValidLocale reports whether s is shaped like a locale code.
+func ValidLocale(s string) bool { return localeRE.MatchString(s) }
+
+// Localized returns the translatable fields in locale, falling back field by
+// field to the language without region ("pt-BR" → "pt") and then to the
+// base language, so an unknown locale reads as the base language.
+func (t *Track) Localized(locale string) Translation {
+	out := Translation{Genre: t.Genre, Subgenre: t.Subgenre, Mood: t.Mood,
+		SecondaryMood: t.SecondaryMood, Description: t.Description}
+	lang, _, _ := strings.Cut(strings.ReplaceAll(locale, "_", "-"), "-")
+	for _, l := range []string{lang, locale} { // the more specific wins
+		tr, ok := t.Translations[l]
+		if !ok {
+			continue
+		}
+		out.Genre = or(tr.Genre, out.Genre)
+		out.Subgenre = or(tr.Subgenre, out.Subgenre)
+		out.Mood = or(tr.Mood, out.Mood)
+		out.SecondaryMood = or(tr.SecondaryMood, out.SecondaryMood)
+		out.Description = or(tr.Description, out.Description)
+	}
+	return out
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// rightsTolerance is how far from 100 % a split may be and still count as
+// complete ("sum to about 100", §2.2): rounding of thirds and the like.
+const rightsTolerance = 0.5
+
+// CompleteRights returns holders when the split is complete — every holder
+// named with a positive share, summing to about 100 — and nil otherwise.
+func CompleteRights(holders []RightsHolder) []RightsHolder {
+	if len(holders) == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, h := range holders {
+		if strings.TrimSpace(h.Name) == "" || h.Share <= 0 {
+			return nil
+		}
+		sum += h.Share
+	}
+	if math.Abs(sum-100) > rightsTolerance {
+		return nil
+	}
+	return holders
+}
+
+// VocalsLabel is the search-shape vocals text (§2.1): "Male Vocals",
+// "Female Vocals", "Mixed Vocals", or empty for instrumentals and unknown.
+func VocalsLabel(v string) string {
+	switch v {
+	case "male":
+		return "Male Vocals"
+	case "female":
+		return "Female Vocals"
+	case "mixed":
+		return "Mixed Vocals"
+	}
+	return ""
+}

@@ -1,0 +1,367 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"musiccatalog/pkg/blob"
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/quota"
+	"musiccatalog/pkg/recognition"
+)
+
+// Limits of interface.md §8 for recognition.
+const (
+	RecognitionMaxFile       int64 = 100 * 1000 * 1000 // "100 MB"
+	RecognitionUploadURLTTL        = 600 * time.Second // expires_in default
+	recognitionPrefix              = "video-recognition/"
+	recognitionMultipartBody       = 2 * RecognitionMaxFile // room to answer an oversize file with the spec's 400
+)
+
+// videoTypes pins the Content-Type of each allowed extension (§4.5, §8).
+var videoTypes = map[string]string{
+	".mp4":  "video/mp4",
+	".mov":  "video/quicktime",
+	".avi":  "video/x-msvideo",
+	".mpeg": "video/mpeg",
+}
+
+const msgVideoExtension = "Unsupported file extension. Allowed: .mp4, .mov, .avi, .mpeg."
+const msgRecognitionSize = "File size cannot exceed 100 MB."
+const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
+
+func (a *API) mountRecognition(rt *Router) {
+	rt.Handle("POST /api/v4/video-recognition/upload-url/", MaxJSONBody, a.recognitionUploadURL)
+	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.recognitionSubmit)
+	rt.Handle("GET /api/v4/video-recognition/{job_id}/", NoBody, a.recognitionPoll)
+}
+
+// videoExt returns the lower-cased allowed extension of name, or "".
+func videoExt(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if _, ok := videoTypes[ext]; ok {
+		return ext
+	}
+	return ""
+}
+
+// uploadKey is where a client's upload goes; the client id in the key
+// keeps one partner from submitting another's upload.
+func uploadKey(clientID, filename string) string {
+	base := path.Base(strings.ReplaceAll(filename, "\\", "/"))
+	safe := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, base)
+	if len(safe) > 100 {
+		safe = safe[len(safe)-100:]
+	}
+	return recognitionPrefix + clientID + "/" + ids.NewUUID() + "/" + safe
+}
+
+type uploadURLRequest struct {
+	Filename      *string `json:"filename"`
+	ContentLength *int64  `json:"content_length"`
+}
+
+type uploadURLResponse struct {
+	UploadURL   string `json:"upload_url"`
+	StorageKey  string `json:"storage_key"`
+	ExpiresIn   int    `json:"expires_in"`
+	ContentType string `json:"content_type"`
+}
+
+func (a *API) recognitionUploadURL(w http.ResponseWriter, r *http.Request) error {
+	const op = "httpapi.recognitionUploadURL"
+	p, err := a.Partner(r, identity.ScopeComplianceCheck)
+	if err != nil {
+		return err
+	}
+	var in uploadURLRequest
+	if err := DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	fields := map[string][]string{}
+	ext := ""
+	switch {
+	case in.Filename == nil || *in.Filename == "":
+		fields["filename"] = []string{"This field is required."}
+	default:
+		if ext = videoExt(*in.Filename); ext == "" {
+			fields["filename"] = []string{msgVideoExtension}
+		}
+	}
+	length := blob.UnpinnedLength
+	if in.ContentLength != nil {
+		switch n := *in.ContentLength; {
+		case n > RecognitionMaxFile:
+			fields["content_length"] = []string{msgRecognitionSize}
+		case n <= 0:
+			fields["content_length"] = []string{"Ensure this value is greater than 0."}
+		default:
+			length = n
+		}
+	}
+	if len(fields) > 0 {
+		return &errs.Error{Op: op, Kind: errs.Invalid, Fields: fields}
+	}
+	if a.Blob == nil {
+		return errs.E(op, errs.NotImplemented, "Temporary object storage is not configured in this environment; upload the file directly to POST /api/v4/video-recognition/.")
+	}
+	key := uploadKey(p.Client.ID, *in.Filename)
+	u, err := a.Blob.PresignPut(r.Context(), key, videoTypes[ext], length, RecognitionUploadURLTTL)
+	if err != nil {
+		return errs.Wrap(op, err)
+	}
+	WriteJSON(w, http.StatusCreated, uploadURLResponse{UploadURL: u, StorageKey: key,
+		ExpiresIn: int(RecognitionUploadURLTTL / time.Second), ContentType: videoTypes[ext]})
+	return nil
+}
+
+// submitResponse is the 201 of §4.5: no progress, no segments yet.
+type submitResponse struct {
+	JobID  string `json:"job_id"`
+	Status string `json:"status"`
+	Track  any    `json:"track"`
+}
+
+func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
+	const op = "httpapi.recognitionSubmit"
+	p, err := a.Partner(r, identity.ScopeComplianceCheck)
+	if err != nil {
+		return err
+	}
+	var src recognition.SourceRef
+	var uploaded bool
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "multipart/form-data" {
+		src, err = a.receiveRecognitionFile(r, p.Client.ID)
+		uploaded = err == nil
+	} else {
+		src, err = a.resolveStorageKey(r, p.Client.ID)
+	}
+	if err != nil {
+		return err
+	}
+	job, err := a.Recognition.Submit(r.Context(), p, src)
+	if err != nil {
+		if uploaded { // nothing will use the file: do not leave it behind
+			_ = a.Blob.Delete(r.Context(), src.Key)
+		}
+		return quotaError(err)
+	}
+	WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
+	return nil
+}
+
+// receiveRecognitionFile streams the multipart `file` into the blob store.
+func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognition.SourceRef, error) {
+	const op = "httpapi.receiveRecognitionFile"
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return recognition.SourceRef{}, errs.E(op, errs.Invalid, "Malformed multipart body.")
+	}
+	var src recognition.SourceRef
+	sawKey := false
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			a.discard(r, src)
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
+			}
+			return recognition.SourceRef{}, errs.E(op, errs.Invalid, "Malformed multipart body.")
+		}
+		switch part.FormName() {
+		case "storage_key":
+			sawKey = true
+		case "file":
+			if src.Key != "" {
+				a.discard(r, src)
+				return recognition.SourceRef{}, errs.Field(op, "file", "Send one file.")
+			}
+			if src, err = a.storeRecognitionPart(r, clientID, part); err != nil {
+				return recognition.SourceRef{}, err
+			}
+		}
+		part.Close()
+	}
+	if (src.Key != "") == sawKey {
+		a.discard(r, src)
+		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
+	}
+	return src, nil
+}
+
+func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Reader) (recognition.SourceRef, error) {
+	const op = "httpapi.storeRecognitionPart"
+	fp, _ := part.(interface{ FileName() string })
+	name := ""
+	if fp != nil {
+		name = fp.FileName()
+	}
+	ext := videoExt(name)
+	if ext == "" {
+		return recognition.SourceRef{}, errs.Field(op, "file", msgVideoExtension)
+	}
+	if a.Blob == nil {
+		return recognition.SourceRef{}, errs.E(op, errs.NotImplemented, "Object storage is not configured in this environment.")
+	}
+	key := uploadKey(clientID, name)
+	counted := &countingReader{r: io.LimitReader(part, RecognitionMaxFile+1)}
+	if err := a.Blob.Put(r.Context(), key, counted, -1, videoTypes[ext]); err != nil {
+		_ = a.Blob.Delete(r.Context(), key)
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
+		}
+		return recognition.SourceRef{}, errs.Wrap(op, err)
+	}
+	if counted.n > RecognitionMaxFile {
+		_ = a.Blob.Delete(r.Context(), key)
+		return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
+	}
+	if counted.n == 0 {
+		_ = a.Blob.Delete(r.Context(), key)
+		return recognition.SourceRef{}, errs.Field(op, "file", "The submitted file is empty.")
+	}
+	attrs, err := a.Blob.Head(r.Context(), key)
+	if err != nil {
+		return recognition.SourceRef{}, errs.Wrap(op, err)
+	}
+	return recognition.SourceRef{Key: key, ETag: attrs.ETag, Size: attrs.Size, Filename: name}, nil
+}
+
+func (a *API) discard(r *http.Request, src recognition.SourceRef) {
+	if src.Key != "" && a.Blob != nil {
+		_ = a.Blob.Delete(r.Context(), src.Key)
+	}
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// resolveStorageKey checks a JSON submit's storage_key: under the
+// recognition prefix, uploaded by this client, present, within the size limit.
+func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.SourceRef, error) {
+	const op = "httpapi.resolveStorageKey"
+	var in struct {
+		StorageKey *string         `json:"storage_key"`
+		File       json.RawMessage `json:"file"`
+	}
+	if err := DecodeJSON(r, &in); err != nil {
+		return recognition.SourceRef{}, err
+	}
+	if (in.StorageKey == nil) == (in.File == nil) {
+		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
+	}
+	if in.StorageKey == nil {
+		return recognition.SourceRef{}, errs.Field(op, "file", "Send the file as multipart/form-data.")
+	}
+	key := *in.StorageKey
+	if !strings.HasPrefix(key, recognitionPrefix) {
+		return recognition.SourceRef{}, errs.Field(op, "storage_key", "Must start with \"video-recognition/\".")
+	}
+	missing := errs.Field(op, "storage_key", "No uploaded file at this key; PUT the file to the upload URL first.")
+	if !strings.HasPrefix(key, recognitionPrefix+clientID+"/") || blob.ValidateKey(key) != nil || a.Blob == nil {
+		return recognition.SourceRef{}, missing
+	}
+	attrs, err := a.Blob.Head(r.Context(), key)
+	if errors.Is(err, blob.ErrNotFound) {
+		return recognition.SourceRef{}, missing
+	}
+	if err != nil {
+		return recognition.SourceRef{}, errs.Wrap(op, err)
+	}
+	if attrs.Size > RecognitionMaxFile {
+		return recognition.SourceRef{}, errs.Field(op, "storage_key", msgRecognitionSize)
+	}
+	return recognition.SourceRef{Key: key, ETag: attrs.ETag, Size: attrs.Size, Filename: path.Base(key)}, nil
+}
+
+// quotaExceededBody is the recognition 429 of §7.2.
+type quotaExceededBody struct {
+	Detail    string `json:"detail"`
+	ScopeCode string `json:"scope_code"`
+	Window    string `json:"window"`
+	Cap       int64  `json:"cap"`
+	Used      int64  `json:"used"`
+	ResetsIn  string `json:"resets_in"`
+	ResetsAt  string `json:"resets_at"`
+}
+
+func quotaError(err error) error {
+	var qe *quota.ExceededError
+	if !errors.As(err, &qe) {
+		return err
+	}
+	u := qe.Usage
+	in := time.Until(u.ResetsAt).Round(time.Second)
+	return &errs.Error{Op: "httpapi.quota", Kind: errs.RateLimited, RetryAfter: in, Err: err,
+		Body: quotaExceededBody{
+			Detail:    "Daily recognition quota reached. Try again after the reset.",
+			ScopeCode: identity.ScopeComplianceCheck, Window: string(u.Window), Cap: u.Cap, Used: u.Used,
+			ResetsIn: in.String(), ResetsAt: u.ResetsAt.UTC().Format(time.RFC3339),
+		}}
+}
+
+// jobJSON is the poll shape of §2.4 (plus the documented failed state).
+type jobJSON struct {
+	JobID     string                 `json:"job_id"`
+	Status    string                 `json:"status"`
+	Progress  *string                `json:"progress"`
+	Track     *recognition.Segment   `json:"track"`
+	Segments  *[]recognition.Segment `json:"segments,omitempty"` // present (maybe empty) only when completed
+	ErrorCode string                 `json:"error_code,omitempty"`
+	Detail    string                 `json:"detail,omitempty"`
+}
+
+func (a *API) recognitionPoll(w http.ResponseWriter, r *http.Request) error {
+	p, err := a.Partner(r, identity.ScopeComplianceCheck)
+	if err != nil {
+		return err
+	}
+	job, err := a.Recognition.Get(r.Context(), p.Client.ID, strings.ToLower(r.PathValue("job_id")))
+	if err != nil {
+		return err
+	}
+	out := jobJSON{JobID: job.ID, Status: job.Status, Progress: job.Progress}
+	switch job.Status {
+	case "completed":
+		out.Progress, out.Track = nil, job.Track
+		segs := job.Segments
+		if segs == nil {
+			segs = []recognition.Segment{}
+		}
+		out.Segments = &segs
+	case "failed":
+		out.Progress = nil
+		out.ErrorCode, out.Detail = job.ErrorCode, job.Detail
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}

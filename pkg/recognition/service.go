@@ -1,0 +1,324 @@
+package recognition
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/blob"
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/outside"
+	"musiccatalog/pkg/quota"
+	"musiccatalog/pkg/store"
+	"musiccatalog/pkg/workflow"
+)
+
+// Machine is the workflow name of the pipeline (the state machine
+// infra/statemachines/recognition.asl.json).
+const Machine = "recognition"
+
+// Defaults of Config.
+const (
+	// DefaultDailyCap is the recognition quota of a partnership without
+	// its own (interface.md §8: the numeric cap is not shown).
+	DefaultDailyCap = 100
+	// Retention keeps results about a day after completion (§8).
+	Retention = 24 * time.Hour
+	// DefaultStaleAfter: a job whose pipeline wrote nothing for this long
+	// is failed with CodeTimeout when read, however its workflow ended.
+	// It exceeds the longest a task can take with its retries.
+	DefaultStaleAfter = 30 * time.Minute
+	// DefaultMaxAudioSeconds bounds the audio of one video.
+	DefaultMaxAudioSeconds = 3600
+	// MaxRecoveries: a job interrupted by more process restarts than this
+	// is failed with CodeInterrupted instead of being resumed again.
+	MaxRecoveries = 2
+	// pendingTTL removes the records of jobs that never ended (a safety
+	// net: Get fails stale jobs long before).
+	pendingTTL = 7 * 24 * time.Hour
+)
+
+// QuotaScope is the quota scope of recognition submits (§7.2 scope_code).
+const QuotaScope = identity.ScopeComplianceCheck
+
+// Vectorizer places audio in the catalog's similarity space: the vector
+// compares by cosine with catalog.Track.Features of the same snapshot.
+// Recognition uses it to suggest catalog alternatives to outside music.
+type Vectorizer interface {
+	Vector(ctx context.Context, cat *catalog.Catalog, pcm audio.PCM) ([]float32, error)
+}
+
+// Config holds a Service's dependencies; zero optional fields take
+// defaults.
+type Config struct {
+	Store    store.Store
+	Blob     blob.Store
+	Catalog  catalog.Source
+	Workflow workflow.Starter
+	Clock    clock.Clock // default clock.Real
+	IDs      ids.Source  // default ids.Random
+	Log      *slog.Logger
+	// Decoder decodes the uploaded videos (ffmpeg).
+	Decoder decode.Decoder
+	// Outside is the outside recognizer; nil turns the outside tier off
+	// (unexplained music is then reported unidentified).
+	Outside outside.Recognizer
+	// Vectorizer, when set, gives outside matches suggestions by sound;
+	// without it only plan-excluded catalog tracks get suggestions.
+	Vectorizer      Vectorizer
+	DefaultDailyCap int64
+	MaxAudioSeconds float64
+	StaleAfter      time.Duration
+}
+
+// Service runs recognition jobs.
+type Service struct {
+	st         store.Store
+	blob       blob.Store
+	catalog    catalog.Source
+	wf         workflow.Starter
+	clock      clock.Clock
+	ids        ids.Source
+	log        *slog.Logger
+	decoder    decode.Decoder
+	outside    outside.Recognizer
+	vectorizer Vectorizer
+	quota      *quota.Counter
+	dailyCap   int64
+	maxSeconds float64
+	staleAfter time.Duration
+	retention  time.Duration
+
+	indexMu sync.Mutex
+	index   *loadedIndex
+}
+
+// New returns a Service.
+func New(cfg Config) (*Service, error) {
+	if cfg.Store == nil || cfg.Blob == nil || cfg.Catalog == nil || cfg.Workflow == nil {
+		return nil, errors.New("recognition: Store, Blob, Catalog and Workflow are required")
+	}
+	s := &Service{
+		st: cfg.Store, blob: cfg.Blob, catalog: cfg.Catalog, wf: cfg.Workflow,
+		clock: cfg.Clock, ids: cfg.IDs, log: cfg.Log, decoder: cfg.Decoder,
+		outside: cfg.Outside, vectorizer: cfg.Vectorizer,
+		dailyCap: cfg.DefaultDailyCap, maxSeconds: cfg.MaxAudioSeconds, staleAfter: cfg.StaleAfter,
+		retention: Retention,
+	}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
+	if s.ids == nil {
+		s.ids = ids.Random{}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.dailyCap <= 0 {
+		s.dailyCap = DefaultDailyCap
+	}
+	if s.maxSeconds <= 0 {
+		s.maxSeconds = DefaultMaxAudioSeconds
+	}
+	if s.staleAfter <= 0 {
+		s.staleAfter = DefaultStaleAfter
+	}
+	if s.decoder.MaxSeconds <= 0 || s.decoder.MaxSeconds > s.maxSeconds+1 {
+		// Decode a second more than allowed, to tell "too long" from "just fits".
+		s.decoder.MaxSeconds = s.maxSeconds + 1
+	}
+	s.quota = quota.New(s.st, s.clock)
+	return s, nil
+}
+
+// TaskInput is the input of every task of the state machine.
+type TaskInput struct {
+	JobID string `json:"job_id"`
+	// Failed and Error are set on the Catch path (MarkFailed).
+	Failed bool         `json:"failed,omitempty"`
+	Error  *CaughtError `json:"error,omitempty"`
+}
+
+// DailyCap is the recognition quota of a client.
+func (s *Service) DailyCap(c identity.Client) int64 {
+	if c.Quotas.RecognitionDailyCap > 0 {
+		return c.Quotas.RecognitionDailyCap
+	}
+	return s.dailyCap
+}
+
+// Submit creates a queued job for src and starts its pipeline. The daily
+// quota unit is taken in the same transaction that creates the job, so
+// concurrent submits never exceed the cap and a failed creation takes
+// nothing; over the cap it returns a wrapped *quota.ExceededError.
+func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceRef) (Job, error) {
+	const op = "recognition.Submit"
+	if p == nil || p.Client.ID == "" {
+		return Job{}, errs.E(op, errs.Unauthenticated, "Authentication credentials were not provided.")
+	}
+	if src.Key == "" {
+		return Job{}, errs.E(op, errs.Invalid, "Provide exactly one of `file` or `storage_key`.")
+	}
+	now := s.clock.Now()
+	cap := s.DailyCap(p.Client)
+	job := Job{
+		ID: s.ids.UUID(), ClientID: p.Client.ID, Status: StatusQueued, CreatedAt: now, Source: src,
+	}
+	item := store.Item{
+		Key: jobKey(job.ID),
+		Attrs: map[string]any{
+			attrClient: job.ClientID, attrPlan: string(p.Client.Plan), attrStatus: StatusQueued,
+			attrCreated: store.UnixNano(now), attrUpdated: store.UnixNano(now),
+			attrSourceKey: src.Key, attrSourceETag: normETag(src.ETag), attrSourceSize: src.Size, attrFilename: src.Filename,
+			attrActivePK: activePartition, attrActiveSK: now.UTC().Format(time.RFC3339Nano) + "#" + job.ID,
+		},
+		ExpiresAt: now.Add(pendingTTL),
+	}
+	take, _ := s.quota.TakeOp(QuotaScope, p.Client.ID, quota.Daily, cap, now)
+	err := s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, store.NotExists())})
+	if errors.Is(err, store.ErrConditionFailed) {
+		if qerr := s.quota.Exceeded(ctx, QuotaScope, p.Client.ID, quota.Daily, cap, now); qerr != nil {
+			return Job{}, fmt.Errorf("%s: %w", op, qerr)
+		}
+	}
+	if err != nil {
+		return Job{}, errs.Wrap(op, err)
+	}
+	job.Source.ETag = normETag(src.ETag)
+	if err := s.start(ctx, job.ID); err != nil {
+		s.log.Error("recognition pipeline did not start", "job", job.ID, "err", err)
+		// Nothing will run: end the job visibly and give the unit back.
+		if ferr := s.Fail(context.WithoutCancel(ctx), job.ID, CodeStartFailed, detailStartFailed); ferr != nil {
+			s.log.Error("failing an unstarted job", "job", job.ID, "err", ferr)
+		}
+		if qerr := s.quota.GiveBack(context.WithoutCancel(ctx), QuotaScope, p.Client.ID, quota.Daily, now); qerr != nil {
+			s.log.Error("giving back the quota of an unstarted job", "job", job.ID, "err", qerr)
+		}
+		return Job{}, &errs.Error{Op: op, Kind: errs.Unavailable, Detail: "Recognition is temporarily unavailable; try again shortly.", Err: err}
+	}
+	return job, nil
+}
+
+// start starts the job's workflow; the job id is the execution name, so
+// starting twice runs it once.
+func (s *Service) start(ctx context.Context, id string) error {
+	return s.wf.Start(ctx, Machine, id, TaskInput{JobID: id})
+}
+
+// Get returns the client's job. Unknown, expired and other clients' jobs
+// are all errs.NotFound. A job whose pipeline stopped writing long ago is
+// failed here with CodeTimeout, so no job stays in progress forever.
+func (s *Service) Get(ctx context.Context, clientID, jobID string) (Job, error) {
+	const op = "recognition.Get"
+	notFound := errs.E(op, errs.NotFound, "Recognition job not found or expired; submit again.")
+	id, ok := ids.CanonicalUUID(jobID)
+	if !ok {
+		return Job{}, notFound
+	}
+	r, err := s.loadJob(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Job{}, notFound
+	}
+	if err != nil {
+		return Job{}, errs.Wrap(op, err)
+	}
+	if r.ClientID != clientID {
+		return Job{}, notFound
+	}
+	if (r.Status == StatusQueued || r.Status == StatusProcessing) && s.clock.Now().Sub(r.updatedAt) > s.staleAfter {
+		if err := s.failStale(ctx, r); err != nil {
+			return Job{}, errs.Wrap(op, err)
+		}
+		if r, err = s.loadJob(ctx, id); err != nil {
+			return Job{}, errs.Wrap(op, err)
+		}
+	}
+	return r.Job, nil
+}
+
+// failStale fails r unless its pipeline wrote in the meantime.
+func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
+	s.log.Warn("failing a stale recognition job", "job", r.ID, "status", r.Status, "updated", r.updatedAt)
+	now := s.clock.Now()
+	exp := now.Add(s.retention)
+	_, err := s.st.Update(ctx, store.Jobs, jobKey(r.ID), store.Update{
+		Set: map[string]any{attrStatus: StatusFailed, attrErrorCode: CodeTimeout, attrDetail: detailTimeout,
+			attrUpdated: store.UnixNano(now), attrCompleted: store.UnixNano(now)},
+		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
+		ExpiresAt: &exp,
+	}, store.And(store.Equals(attrStatus, r.Status), store.Equals(attrUpdated, store.UnixNano(r.updatedAt))))
+	if errors.Is(err, store.ErrConditionFailed) {
+		return nil
+	}
+	return err
+}
+
+// Fail ends an active job as failed with an error code (see the package
+// doc) and a client-facing detail. A job already completed or failed is
+// left as it is.
+func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) error {
+	err := s.finalize(ctx, jobID, map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail})
+	if errors.Is(err, errInactive) {
+		return nil
+	}
+	if err == nil {
+		s.log.Info("recognition job failed", "job", jobID, "error_code", errorCode)
+	}
+	return err
+}
+
+// Recover resumes the jobs a crashed process left queued or processing:
+// their workflows start again (every task is idempotent and reuses the
+// work already stored), or, after MaxRecoveries restarts, the job fails
+// with CodeInterrupted. The devserver calls it at start; on AWS, Step
+// Functions is durable and Recover is not needed.
+func (s *Service) Recover(ctx context.Context) error {
+	var cursor string
+	for {
+		page, err := s.st.Query(ctx, store.Jobs, store.Query{Index: "GSI1", PK: activePartition, Limit: 100, Cursor: cursor})
+		if err != nil {
+			return fmt.Errorf("recognition: recover: %w", err)
+		}
+		for _, it := range page.Items {
+			if err := s.recoverJob(ctx, strings.TrimPrefix(it.PK, "RECOGNITION#")); err != nil {
+				return err
+			}
+		}
+		if cursor = page.Cursor; cursor == "" {
+			return nil
+		}
+	}
+}
+
+func (s *Service) recoverJob(ctx context.Context, id string) error {
+	// Stamping updated_at gives the resumed pipeline the full StaleAfter.
+	it, err := s.st.Update(ctx, store.Jobs, jobKey(id), store.Update{
+		Add: map[string]int64{attrRecoveries: 1},
+		Set: map[string]any{attrUpdated: store.UnixNano(s.clock.Now())},
+	}, store.And(store.Exists(), active()))
+	if errors.Is(err, store.ErrConditionFailed) {
+		return nil // ended meanwhile
+	}
+	if err != nil {
+		return fmt.Errorf("recognition: recover %s: %w", id, err)
+	}
+	if it.Int(attrRecoveries) > MaxRecoveries {
+		s.log.Warn("recognition job interrupted too often; failing it", "job", id)
+		return s.Fail(ctx, id, CodeInterrupted, detailInterrupted)
+	}
+	s.log.Info("resuming recognition job", "job", id, "status", it.Str(attrStatus), "progress", it.Str(attrProgress))
+	if err := s.start(ctx, id); err != nil {
+		return fmt.Errorf("recognition: recover %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,227 @@
+package recognition
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/blob"
+	"musiccatalog/pkg/store"
+)
+
+// Task function names: the Lambda functions of the state machine's Task
+// states, and locally the names its placeholders are substituted with.
+const (
+	FnExtract  = "recognition-extract"
+	FnMatch    = "recognition-match"
+	FnExternal = "recognition-external"
+	// FnFinish also serves the Catch path: with failed=true it marks the
+	// job failed (the MarkFailed state).
+	FnFinish = "recognition-finish"
+	// FnPrepare is the S3 upload trigger (S3 event → SQS), not a state.
+	FnPrepare = "recognition-prepare"
+)
+
+// TaskFunctions lists the functions of the state machine, in pipeline order.
+var TaskFunctions = []string{FnExtract, FnMatch, FnExternal, FnFinish}
+
+// Substitutions are the state machine's DefinitionSubstitutions when the
+// tasks run in process: each function ARN placeholder names the function.
+// template.yaml substitutes the same placeholders with the functions' ARNs.
+var Substitutions = map[string]string{
+	"RecognitionExtractFunctionArn":  FnExtract,
+	"RecognitionMatchFunctionArn":    FnMatch,
+	"RecognitionExternalFunctionArn": FnExternal,
+	"RecognitionFinishFunctionArn":   FnFinish,
+}
+
+// HandleTask runs the task function fn on its JSON input (TaskInput) and
+// returns its output (none). It is what both the Lambda functions and the
+// in-process runner call. A failure comes back as a *JobError (the
+// input's fault: not retried, its code and detail reach the client) or a
+// *workflow.TransientError (retried, then failed as internal_error).
+func (s *Service) HandleTask(ctx context.Context, fn string, input json.RawMessage) (json.RawMessage, error) {
+	var in TaskInput
+	if err := json.Unmarshal(input, &in); err != nil || in.JobID == "" {
+		return nil, &JobError{Code: CodeInternal, Detail: detailInternal}
+	}
+	var err error
+	switch fn {
+	case FnExtract:
+		err = s.Extract(ctx, in.JobID)
+	case FnMatch:
+		err = s.Match(ctx, in.JobID)
+	case FnExternal:
+		err = s.External(ctx, in.JobID)
+	case FnFinish:
+		if in.Failed {
+			code, detail := failureOf(in.Error)
+			err = s.Fail(ctx, in.JobID, code, detail)
+		} else {
+			err = s.Finish(ctx, in.JobID)
+		}
+	default:
+		return nil, fmt.Errorf("recognition: unknown task function %q", fn)
+	}
+	if err != nil {
+		s.log.Warn("recognition task failed", "task", fn, "job", in.JobID, "err", err)
+	}
+	return nil, taskError(err)
+}
+
+// activeJob loads a job a task should work on; nil means there is nothing
+// to do (the job is gone, completed or failed).
+func (s *Service) activeJob(ctx context.Context, id string) (*jobRecord, error) {
+	r, err := s.loadJob(ctx, id)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if r.Status != StatusQueued && r.Status != StatusProcessing {
+		return nil, nil
+	}
+	return r, nil
+}
+
+// begin records the task's progress; false means the job ended meanwhile.
+func (s *Service) begin(ctx context.Context, id, progress string) (bool, error) {
+	err := s.updateActive(ctx, id, map[string]any{attrStatus: StatusProcessing, attrProgress: progress})
+	if errors.Is(err, errInactive) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Extract decodes the video's audio, detects its music and fingerprints
+// it, storing the result for the next tasks (or reusing what Prepare or
+// an earlier attempt stored for the same key and ETag).
+func (s *Service) Extract(ctx context.Context, jobID string) error {
+	r, err := s.activeJob(ctx, jobID)
+	if r == nil || err != nil {
+		return err
+	}
+	if ok, err := s.begin(ctx, jobID, ProgressExtracting); !ok {
+		return err
+	}
+	_, err = s.prepare(ctx, r.Source)
+	return err
+}
+
+// Match runs the catalog timeline over the catalog's fingerprint index.
+func (s *Service) Match(ctx context.Context, jobID string) error {
+	r, err := s.activeJob(ctx, jobID)
+	if r == nil || err != nil {
+		return err
+	}
+	if ok, err := s.begin(ctx, jobID, ProgressMatching); !ok {
+		return err
+	}
+	a, err := s.readAnalysis(ctx, r.Source)
+	if errors.Is(err, blob.ErrNotFound) {
+		// The prepared work vanished (storage lifecycle): extract again.
+		a, err = s.prepare(ctx, r.Source)
+	}
+	if err != nil {
+		return err
+	}
+	cat, err := s.catalog.Current(ctx)
+	if err != nil {
+		return fmt.Errorf("recognition: catalog: %w", err)
+	}
+	ix, err := s.catalogIndex(ctx, cat)
+	if err != nil {
+		return err
+	}
+	stretches := []fingerprint.Stretch{}
+	if ix != nil {
+		stretches = ix.Timeline(a.Hashes, fingerprint.TimelineOptions{Music: a.Music})
+	} else {
+		stretches = unexplained(a.Music)
+	}
+	body, err := json.Marshal(stretches)
+	if err != nil {
+		return err
+	}
+	return ignoreInactive(s.updateActive(ctx, jobID, map[string]any{attrTimeline: body}))
+}
+
+// External names the music the catalog did not explain with the outside
+// recognizer, when one is configured.
+func (s *Service) External(ctx context.Context, jobID string) error {
+	r, err := s.activeJob(ctx, jobID)
+	if r == nil || err != nil || s.outside == nil {
+		return err
+	}
+	if !r.hasTL {
+		return errors.New("recognition: external before match")
+	}
+	results, err := s.identifyOutside(ctx, r)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(results)
+	if err != nil {
+		return err
+	}
+	return ignoreInactive(s.updateActive(ctx, jobID, map[string]any{attrExternal: body}))
+}
+
+// Finish builds the segments and completes the job in one write.
+func (s *Service) Finish(ctx context.Context, jobID string) error {
+	r, err := s.activeJob(ctx, jobID)
+	if r == nil || err != nil {
+		return err
+	}
+	if !r.hasTL {
+		return errors.New("recognition: finish before match")
+	}
+	if ok, err := s.begin(ctx, jobID, ProgressFinishing); !ok {
+		return err
+	}
+	segs, err := s.segments(ctx, r)
+	if err != nil {
+		return err
+	}
+	doc := resultDoc{Segments: segs, Track: longestIdentified(segs)}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	err = s.finalize(ctx, jobID, map[string]any{attrStatus: StatusCompleted, attrResult: body})
+	if err == nil {
+		s.log.Info("recognition job completed", "job", jobID, "segments", len(segs))
+	}
+	return ignoreInactive(err)
+}
+
+// Prepare extracts and fingerprints an uploaded object ahead of its
+// submit (the S3 upload trigger). Objects outside the upload prefix and
+// objects that cannot be decoded are left alone: the job reports the
+// latter when it runs.
+func (s *Service) Prepare(ctx context.Context, key, etag string) error {
+	if !strings.HasPrefix(key, UploadPrefix) {
+		return nil
+	}
+	_, err := s.prepare(ctx, SourceRef{Key: key, ETag: etag})
+	var je *JobError
+	if errors.As(err, &je) {
+		s.log.Info("upload not prepared", "key", key, "reason", je.Code)
+		return nil
+	}
+	return err
+}
+
+// UploadPrefix is where recognition uploads live (§4.5 storage_key).
+const UploadPrefix = "video-recognition/"
+
+func ignoreInactive(err error) error {
+	if errors.Is(err, errInactive) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,194 @@
+package recognition
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/audio/musicdetect"
+	"musiccatalog/pkg/blob"
+)
+
+// Prepared work of one uploaded object (one key and ETag) lives under
+// workPrefix: the decoded audio and its analysis. The S3 upload trigger
+// (Prepare) and the job's Extract both produce it; whoever comes second
+// reuses it. analysis.bin is written last, so its presence means the
+// audio is there too.
+const (
+	workPrefix = "recognition-work/"
+	// workVersion changes when what Extract computes changes (decoding,
+	// music detection); the fingerprint format has its own version.
+	workVersion  = 1
+	audioFile    = "audio.wav"
+	analysisFile = "analysis.bin"
+)
+
+var analysisMagic = []byte("MCRECW1\n")
+
+// analysis is what Extract leaves for the next tasks.
+type analysis struct {
+	DurationMs int64         `json:"duration_ms"`
+	Rate       int           `json:"rate"`
+	Music      []audio.Range `json:"music"`
+	Hashes     []fingerprint.Hash
+}
+
+// normETag drops the quotes S3 puts around ETags in some places (HeadObject)
+// but not others (event notifications).
+func normETag(etag string) string { return strings.Trim(etag, `"`) }
+
+func workDir(key, etag string) string {
+	h := sha256.Sum256([]byte(key + "\n" + normETag(etag)))
+	return fmt.Sprintf("%sv%d.%d/%x/", workPrefix, fingerprint.FormatVersion, workVersion, h[:16])
+}
+
+func (a *analysis) MarshalBinary() ([]byte, error) {
+	head, err := json.Marshal(a)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(analysisMagic)+8+len(head)+8*len(a.Hashes))
+	out = append(out, analysisMagic...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(head)))
+	out = append(out, head...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(a.Hashes)))
+	for _, h := range a.Hashes {
+		out = binary.LittleEndian.AppendUint32(out, h.Key)
+		out = binary.LittleEndian.AppendUint32(out, h.Time)
+	}
+	return out, nil
+}
+
+func (a *analysis) UnmarshalBinary(b []byte) error {
+	bad := errors.New("recognition: malformed analysis")
+	if !bytes.HasPrefix(b, analysisMagic) {
+		return bad
+	}
+	b = b[len(analysisMagic):]
+	if len(b) < 4 {
+		return bad
+	}
+	n := int(binary.LittleEndian.Uint32(b))
+	if len(b) < 4+n+4 {
+		return bad
+	}
+	if err := json.Unmarshal(b[4:4+n], a); err != nil {
+		return fmt.Errorf("%w: %w", bad, err)
+	}
+	b = b[4+n:]
+	count := int(binary.LittleEndian.Uint32(b))
+	b = b[4:]
+	if len(b) != 8*count {
+		return bad
+	}
+	a.Hashes = make([]fingerprint.Hash, count)
+	for i := range a.Hashes {
+		a.Hashes[i] = fingerprint.Hash{Key: binary.LittleEndian.Uint32(b[8*i:]), Time: binary.LittleEndian.Uint32(b[8*i+4:])}
+	}
+	return nil
+}
+
+// readAnalysis returns the prepared analysis, or blob.ErrNotFound.
+func (s *Service) readAnalysis(ctx context.Context, src SourceRef) (*analysis, error) {
+	data, err := s.readBlob(ctx, workDir(src.Key, src.ETag)+analysisFile)
+	if err != nil {
+		return nil, err
+	}
+	a := &analysis{}
+	if err := a.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (s *Service) readBlob(ctx context.Context, key string) ([]byte, error) {
+	rc, _, err := s.blob.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// readAudio returns the decoded audio of a prepared source.
+func (s *Service) readAudio(ctx context.Context, src SourceRef) (audio.PCM, error) {
+	rc, _, err := s.blob.Get(ctx, workDir(src.Key, src.ETag)+audioFile)
+	if err != nil {
+		return audio.PCM{}, err
+	}
+	defer rc.Close()
+	return decode.ReadWAV(rc)
+}
+
+// prepare returns the analysis of src, computing and storing it unless a
+// previous run (the upload trigger or an earlier attempt) already did.
+func (s *Service) prepare(ctx context.Context, src SourceRef) (*analysis, error) {
+	a, err := s.readAnalysis(ctx, src)
+	if !errors.Is(err, blob.ErrNotFound) {
+		return a, err
+	}
+	pcm, err := s.decodeSource(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	a = &analysis{
+		DurationMs: pcm.Duration().Milliseconds(),
+		Rate:       pcm.Rate,
+		Music:      musicdetect.Detect(pcm, musicdetect.Options{}),
+		Hashes:     fingerprint.New(fingerprint.QueryOptions).Fingerprint(pcm),
+	}
+	dir := workDir(src.Key, src.ETag)
+	var wav bytes.Buffer
+	if err := decode.WriteWAV(&wav, pcm); err != nil {
+		return nil, err
+	}
+	if err := s.blob.Put(ctx, dir+audioFile, &wav, int64(wav.Len()), "audio/wav"); err != nil {
+		return nil, fmt.Errorf("recognition: store audio: %w", err)
+	}
+	body, err := a.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.blob.Put(ctx, dir+analysisFile, bytes.NewReader(body), int64(len(body)), "application/octet-stream"); err != nil {
+		return nil, fmt.Errorf("recognition: store analysis: %w", err)
+	}
+	return a, nil
+}
+
+// decodeSource decodes the audio of exactly the object version src names.
+func (s *Service) decodeSource(ctx context.Context, src SourceRef) (audio.PCM, error) {
+	rc, attrs, err := s.blob.Get(ctx, src.Key)
+	if errors.Is(err, blob.ErrNotFound) {
+		return audio.PCM{}, errSourceMissing
+	}
+	if err != nil {
+		return audio.PCM{}, fmt.Errorf("recognition: read source: %w", err)
+	}
+	defer rc.Close()
+	if src.ETag != "" && normETag(attrs.ETag) != normETag(src.ETag) {
+		return audio.PCM{}, errSourceChanged
+	}
+	pcm, err := s.decoder.Decode(ctx, rc)
+	if code := decode.Code(err); code != "" {
+		var de *decode.Error
+		errors.As(err, &de)
+		return audio.PCM{}, &JobError{Code: code, Detail: de.Detail()}
+	}
+	if err != nil {
+		return audio.PCM{}, fmt.Errorf("recognition: decode: %w", err)
+	}
+	if pcm.Seconds() > s.maxSeconds {
+		return audio.PCM{}, &JobError{Code: CodeTooLong,
+			Detail: fmt.Sprintf("The video's audio is longer than %.0f minutes.", s.maxSeconds/60)}
+	}
+	return pcm, nil
+}
