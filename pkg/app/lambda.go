@@ -9,11 +9,12 @@ import (
 	"musiccatalog/pkg/lambdarun"
 )
 
-// RunHTTPLambda is the whole main of an API function: configuration from
-// the environment, AWS adapters, the group's handlers, lambda.Start.
-func RunHTTPLambda(group httpapi.Group) {
+// MustOpenAWS is the start of every Lambda main: configuration from the
+// environment, a logger naming the function, the AWS adapters. It exits
+// on error, which Lambda reports as an init failure.
+func MustOpenAWS(function string) *Deps {
 	cfg, err := FromEnv()
-	log := NewLogger(cfg, os.Stdout, "api-"+string(group))
+	log := NewLogger(cfg, os.Stdout, function)
 	if err != nil {
 		log.Error("configuration", slog.Any("error", err))
 		os.Exit(1)
@@ -23,5 +24,11 @@ func RunHTTPLambda(group httpapi.Group) {
 		log.Error("wiring", slog.Any("error", err))
 		os.Exit(1)
 	}
-	lambdarun.StartHTTP(deps.API().Handler(group))
+	return deps
+}
+
+// RunHTTPLambda is the whole main of an API function: the group's
+// handlers behind the API Gateway adapter.
+func RunHTTPLambda(group httpapi.Group) {
+	lambdarun.StartHTTP(MustOpenAWS("api-" + string(group)).API().Handler(group))
 }

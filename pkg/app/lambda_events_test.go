@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,13 +23,20 @@ type eventCase struct {
 	check  func(t *testing.T, body map[string]any)
 }
 
-// lambdaEvents lists every sample event per function; the test fails when
-// an event file exists that no case covers.
-var lambdaEvents = map[string]struct {
+// httpEvents are the sample API Gateway events of one HTTP function.
+type httpEvents struct {
 	group httpapi.Group
+	// setup, when set, prepares the deps (e.g. publishes a catalog) and
+	// returns values for {{NAME}} placeholders in the event files.
+	setup func(t *testing.T, d *Deps) map[string]string
 	cases []eventCase
-}{
-	"api-allowlist": {httpapi.GroupAllowlist, []eventCase{
+}
+
+// lambdaEvents lists every sample event per HTTP function; the test fails
+// when an event file exists that no case covers. Each group's file adds
+// its own entry from an init function.
+var lambdaEvents = map[string]httpEvents{
+	"api-allowlist": {group: httpapi.GroupAllowlist, cases: []eventCase{
 		{"add-by-url.json", 201, func(t *testing.T, b map[string]any) {
 			if b["provider"] != "youtube" || b["channel_id"] != "@GoogleDevelopers" {
 				t.Errorf("added %v", b)
@@ -50,6 +58,11 @@ var lambdaEvents = map[string]struct {
 	}},
 }
 
+// otherEvents runs the sample events of a function that is not behind
+// API Gateway (SQS, S3, Step Functions tasks): the function's directory
+// under events/ is passed whole, and the runner must cover every file in it.
+var otherEvents = map[string]func(t *testing.T, dir string){}
+
 func TestLambdaSampleEvents(t *testing.T) {
 	root := filepath.Join("..", "..", "events")
 	dirs, err := os.ReadDir(root)
@@ -58,6 +71,10 @@ func TestLambdaSampleEvents(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		fn := dir.Name()
+		if run, ok := otherEvents[fn]; ok {
+			t.Run(fn, func(t *testing.T) { run(t, filepath.Join(root, fn)) })
+			continue
+		}
 		spec, ok := lambdaEvents[fn]
 		if !ok {
 			t.Errorf("events/%s has no test cases", fn)
@@ -69,13 +86,19 @@ func TestLambdaSampleEvents(t *testing.T) {
 				t.Errorf("%d event files, %d cases", len(files), len(spec.cases))
 			}
 			d, creds := newTestDeps(t)
+			vars := map[string]string{"PARTNER_KEY": creds.Partner.Key}
+			if spec.setup != nil {
+				maps.Copy(vars, spec.setup(t, d))
+			}
 			handler := lambdarun.NewHTTPHandler(d.API().Handler(spec.group))
 			for _, c := range spec.cases {
 				raw, err := os.ReadFile(filepath.Join(root, fn, c.file))
 				if err != nil {
 					t.Fatal(err)
 				}
-				raw = []byte(strings.ReplaceAll(string(raw), "{{PARTNER_KEY}}", creds.Partner.Key))
+				for name, v := range vars {
+					raw = []byte(strings.ReplaceAll(string(raw), "{{"+name+"}}", v))
+				}
 				var ev events.APIGatewayV2HTTPRequest
 				if err := json.Unmarshal(raw, &ev); err != nil {
 					t.Fatalf("%s: %v", c.file, err)

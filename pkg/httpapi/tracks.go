@@ -159,7 +159,9 @@ func (a *API) stream(w http.ResponseWriter, r *http.Request) error {
 		return errs.Wrap(op, err)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, u, http.StatusFound)
+	// No body: http.Redirect would add an HTML one to a JSON API.
+	w.Header().Set("Location", u)
+	w.WriteHeader(http.StatusFound)
 	return nil
 }
 

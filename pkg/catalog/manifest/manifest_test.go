@@ -3,6 +3,7 @@ package manifest_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -249,5 +250,26 @@ func TestWriterRoundTrip(t *testing.T) {
 	}
 	if tr := m.Assets[0].Track; *tr.Tempo != 128 || tr.Translations["ja"].Genre != "ロック" || m.Assets[1].SoundFX.Name != "Boom" {
 		t.Fatalf("round trip lost data: %+v", tr)
+	}
+}
+
+// TestReadmeExampleParses keeps the README's manifest example valid.
+func TestReadmeExampleParses(t *testing.T) {
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "### Catalog manifest")
+	_, block, ok2 := strings.Cut(rest, "```json\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README has no manifest example")
+	}
+	m, err := manifest.Parse(strings.NewReader(block), manifest.LocalBase("/music"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Errors) > 0 || len(m.Warnings) > 0 || len(m.Assets) != 2 {
+		t.Fatalf("README example: %d assets, errors %v, warnings %v", len(m.Assets), m.Errors, m.Warnings)
 	}
 }
