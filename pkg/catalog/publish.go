@@ -86,9 +86,11 @@ func (p Pointer) load(ctx context.Context, bs blob.Store) (*Catalog, error) {
 // already current it writes nothing and reports false. Publishers are not
 // serialized against each other: run one ingestion at a time.
 func Publish(ctx context.Context, bs blob.Store, c *Catalog) (bool, error) {
+	// A pointer that cannot be read (missing or damaged) only means there
+	// is no shortcut: publishing writes a good one over it.
 	cur, err := ReadCurrent(ctx, bs)
-	if err != nil && !errors.Is(err, ErrNoCatalog) {
-		return false, err
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
 	}
 	if err == nil && cur.Version == c.Version() {
 		return false, nil
