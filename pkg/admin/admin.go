@@ -27,6 +27,9 @@ const usage = `usage: admin [--aws] COMMAND ...
   tokens create (--user ID | --client ID) [--expires 720h]
   ingest MANIFEST [--replace] [--workers N]   ingest a catalog manifest (JSON Lines)
   demo [--tracks N] [--seed S] [--if-empty]   generate and ingest the demo catalog
+  outside-serve --manifest M --addr HOST:PORT --access-key K --access-secret S
+                 serve the ACRCloud identify protocol over the manifest's tracks
+                 (a local outside recognizer: ACRCLOUD_HOST=http://HOST:PORT)
 
 Local by default (DATA_DIR, default ./.data); --aws uses DynamoDB tables
 from TABLE_* and the standard AWS environment.
@@ -54,19 +57,24 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := app.NewLogger(cfg, stderr, "admin")
-	var deps *app.Deps
-	if useAWS {
-		deps, err = app.OpenAWS(ctx, cfg, log)
+	if name == "outside-serve" {
+		// No store: it runs beside a devserver that holds DATA_DIR.
+		err = outsideServe(ctx, cfg, log, rest)
 	} else {
-		deps, err = app.OpenLocal(cfg, log)
+		var deps *app.Deps
+		if useAWS {
+			deps, err = app.OpenAWS(ctx, cfg, log)
+		} else {
+			deps, err = app.OpenLocal(cfg, log)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "admin:", err)
+			return 1
+		}
+		defer deps.Close()
+		c := &cmd{deps: deps, out: stdout, errOut: stderr}
+		err = c.dispatch(ctx, name, rest)
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "admin:", err)
-		return 1
-	}
-	defer deps.Close()
-	c := &cmd{deps: deps, out: stdout, errOut: stderr}
-	err = c.dispatch(ctx, name, rest)
 	var ue usageError
 	switch {
 	case err == nil:
@@ -101,7 +109,7 @@ func describe(err error) string {
 }
 
 // singleWord are the commands without a sub-command.
-var singleWord = map[string]bool{"ingest": true, "demo": true}
+var singleWord = map[string]bool{"ingest": true, "demo": true, "outside-serve": true}
 
 type cmd struct {
 	deps   *app.Deps

@@ -27,6 +27,10 @@ type Config struct {
 	TokenCacheTTL       time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
 	RecognitionDailyCap int                    // RECOGNITION_DAILY_CAP: default daily submits per client without its own cap
 	BlobSecret          string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
+
+	// Soundtrack videos and link fetching.
+	YTDLPPath                 string // YTDLP_PATH: yt-dlp binary that fetches links (default "yt-dlp"; absent = links cannot be fetched)
+	SoundtrackDirectUploadMax int64  // SOUNDTRACK_DIRECT_UPLOAD_MAX: largest multipart create body in bytes (default 0 = the 60 MB limit)
 }
 
 // FromEnv reads the configuration, applying the documented defaults.
@@ -42,6 +46,7 @@ func FromEnv() (Config, error) {
 	}
 	c.PublicBaseURL = strings.TrimRight(env("PUBLIC_BASE_URL", "http://"+c.Addr), "/")
 	c.SiteURL = strings.TrimRight(env("SITE_URL", c.PublicBaseURL), "/")
+	c.YTDLPPath = env("YTDLP_PATH", "yt-dlp")
 	for _, t := range store.AllTables {
 		c.Tables[t] = env("TABLE_"+strings.ToUpper(string(t)), string(t))
 	}
@@ -55,6 +60,11 @@ func FromEnv() (Config, error) {
 	if c.RecognitionDailyCap, err = envInt("RECOGNITION_DAILY_CAP", 100); err != nil {
 		return c, err
 	}
+	directMax, err := envInt("SOUNDTRACK_DIRECT_UPLOAD_MAX", 0)
+	if err != nil {
+		return c, err
+	}
+	c.SoundtrackDirectUploadMax = int64(directMax)
 	if c.TokenCacheTTL, err = envDuration("TOKEN_CACHE_TTL", 10*time.Second); err != nil {
 		return c, err
 	}

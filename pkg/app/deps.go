@@ -29,6 +29,8 @@ import (
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/recognition"
+	"musiccatalog/pkg/search"
+	"musiccatalog/pkg/soundtrack"
 	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/store/boltstore"
 	"musiccatalog/pkg/store/dynamostore"
@@ -46,8 +48,16 @@ type Deps struct {
 	Allowlist *allowlist.Service
 	// Catalog serves the current catalog snapshot (nil without a blob store).
 	Catalog *catalog.Loader
+	// Fingerprints is the catalog's fingerprint index, one copy in memory
+	// for recognition and soundtrack identification.
+	Fingerprints *catalog.FingerprintIndex
 	// Recognition runs recognition jobs (nil without a blob store).
 	Recognition *recognition.Service
+	// Search ranks tracks over the current catalog snapshot, re-indexing
+	// when the loader picks up a new version.
+	Search *search.Service
+	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
+	Soundtrack *soundtrack.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -94,7 +104,7 @@ func OpenLocal(cfg Config, log *slog.Logger) (*Deps, error) {
 		return nil, err
 	}
 	d := newDeps(cfg, log, st, fb)
-	d.BlobHandler = fb.Handler()
+	d.BlobHandler = d.localUploadTrigger(fb.Handler())
 	d.closers = append(d.closers, st)
 	if err := d.startLocalWorkflows(); err != nil {
 		d.Close()
@@ -152,7 +162,10 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 	}
 	if bs != nil {
 		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
+		d.Fingerprints = &catalog.FingerprintIndex{Blob: bs}
 	}
+	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
+	d.newSoundtrack(videoFetcher(cfg))
 	return d
 }
 
@@ -170,6 +183,13 @@ func (d *Deps) API() *httpapi.API {
 	if d.Catalog != nil { // a nil *Loader in the interface would not read as "no catalog"
 		a.Catalog = d.Catalog
 	}
+	if d.Search != nil {
+		a.Search = d.Search
+	}
+	if d.Soundtrack != nil {
+		a.Soundtrack = d.Soundtrack
+	}
+	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
 	return a
 }
 
@@ -181,4 +201,17 @@ func (d *Deps) Close() error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// currentCatalog is the catalog source of search: whatever loader d holds
+// at the time of the call (tests swap it), and no snapshot without one.
+type currentCatalog struct{ d *Deps }
+
+var errNoCatalogSource = errors.New("no catalog store configured")
+
+func (c currentCatalog) Current(ctx context.Context) (*catalog.Catalog, error) {
+	if c.d.Catalog == nil {
+		return nil, errNoCatalogSource
+	}
+	return c.d.Catalog.Current(ctx)
 }

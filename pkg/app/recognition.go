@@ -45,7 +45,7 @@ func (d *Deps) newRecognition(wf workflow.Starter) error {
 	d.Recognition, err = recognition.New(recognition.Config{
 		Store: d.Store, Blob: d.Blob, Catalog: d.Catalog, Workflow: wf, Clock: d.Clock, Log: d.Log,
 		Decoder: decode.Decoder{FFmpegPath: d.Config.FFmpegPath}, Outside: out,
-		DefaultDailyCap: int64(d.Config.RecognitionDailyCap),
+		DefaultDailyCap: int64(d.Config.RecognitionDailyCap), Fingerprints: d.Fingerprints,
 	})
 	return err
 }

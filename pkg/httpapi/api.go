@@ -23,10 +23,11 @@ const (
 	GroupTracks      Group = "tracks"
 	GroupSearch      Group = "search"
 	GroupRecognition Group = "recognition"
+	GroupSoundtrack  Group = "soundtrack"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -40,6 +41,15 @@ type API struct {
 	Blob      blob.Store     // media; signed URLs for streams and downloads
 	// Recognition submits and reads recognition jobs.
 	Recognition RecognitionService
+	// Search ranks tracks (by-text, by-prompt, by-id, by-url, by-video).
+	Search SearchService
+	// Soundtrack stores and analyzes soundtrack videos (and the media of
+	// by-url and by-video searches).
+	Soundtrack SoundtrackService
+	// SoundtrackDirectUploadMax caps the multipart body of the soundtrack
+	// create call (0 = the 60 MB file limit); on Lambda it is what fits
+	// in an invocation, and larger files take the upload-url flow.
+	SoundtrackDirectUploadMax int64
 	// SiteURL is the public website that short links point to.
 	SiteURL string
 
@@ -58,6 +68,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupTracks:      (*API).mountTracks,
 	GroupSearch:      (*API).mountSearch,
 	GroupRecognition: (*API).mountRecognition,
+	GroupSoundtrack:  (*API).mountSoundtrack,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts

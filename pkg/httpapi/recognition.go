@@ -10,10 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
-	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/quota"
 	"musiccatalog/pkg/recognition"
 )
@@ -21,7 +19,7 @@ import (
 // Limits of interface.md §8 for recognition.
 const (
 	RecognitionMaxFile       int64 = 100 * 1000 * 1000 // "100 MB"
-	RecognitionUploadURLTTL        = 600 * time.Second // expires_in default
+	RecognitionUploadURLTTL        = UploadURLTTL      // expires_in default
 	recognitionPrefix              = "video-recognition/"
 	recognitionMultipartBody       = 2 * RecognitionMaxFile // room to answer an oversize file with the spec's 400
 )
@@ -53,80 +51,16 @@ func videoExt(name string) string {
 	return ""
 }
 
-// uploadKey is where a client's upload goes; the client id in the key
-// keeps one partner from submitting another's upload.
-func uploadKey(clientID, filename string) string {
-	base := path.Base(strings.ReplaceAll(filename, "\\", "/"))
-	safe := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
-			return r
-		}
-		return '_'
-	}, base)
-	if len(safe) > 100 {
-		safe = safe[len(safe)-100:]
-	}
-	return recognitionPrefix + clientID + "/" + ids.NewUUID() + "/" + safe
-}
-
-type uploadURLRequest struct {
-	Filename      *string `json:"filename"`
-	ContentLength *int64  `json:"content_length"`
-}
-
-type uploadURLResponse struct {
-	UploadURL   string `json:"upload_url"`
-	StorageKey  string `json:"storage_key"`
-	ExpiresIn   int    `json:"expires_in"`
-	ContentType string `json:"content_type"`
-}
+// recognitionUploads is the presigned-upload flow of §4.5.
+var recognitionUploads = uploadPolicy{prefix: recognitionPrefix, maxSize: RecognitionMaxFile,
+	sizeMsg: msgRecognitionSize, direct: "/api/v4/video-recognition/"}
 
 func (a *API) recognitionUploadURL(w http.ResponseWriter, r *http.Request) error {
-	const op = "httpapi.recognitionUploadURL"
 	p, err := a.Partner(r, identity.ScopeComplianceCheck)
 	if err != nil {
 		return err
 	}
-	var in uploadURLRequest
-	if err := DecodeJSON(r, &in); err != nil {
-		return err
-	}
-	fields := map[string][]string{}
-	ext := ""
-	switch {
-	case in.Filename == nil || *in.Filename == "":
-		fields["filename"] = []string{"This field is required."}
-	default:
-		if ext = videoExt(*in.Filename); ext == "" {
-			fields["filename"] = []string{msgVideoExtension}
-		}
-	}
-	length := blob.UnpinnedLength
-	if in.ContentLength != nil {
-		switch n := *in.ContentLength; {
-		case n > RecognitionMaxFile:
-			fields["content_length"] = []string{msgRecognitionSize}
-		case n <= 0:
-			fields["content_length"] = []string{"Ensure this value is greater than 0."}
-		default:
-			length = n
-		}
-	}
-	if len(fields) > 0 {
-		return &errs.Error{Op: op, Kind: errs.Invalid, Fields: fields}
-	}
-	if a.Blob == nil {
-		return errs.E(op, errs.NotImplemented, "Temporary object storage is not configured in this environment; upload the file directly to POST /api/v4/video-recognition/.")
-	}
-	key := uploadKey(p.Client.ID, *in.Filename)
-	u, err := a.Blob.PresignPut(r.Context(), key, videoTypes[ext], length, RecognitionUploadURLTTL)
-	if err != nil {
-		return errs.Wrap(op, err)
-	}
-	WriteJSON(w, http.StatusCreated, uploadURLResponse{UploadURL: u, StorageKey: key,
-		ExpiresIn: int(RecognitionUploadURLTTL / time.Second), ContentType: videoTypes[ext]})
-	return nil
+	return a.issueUploadURL(w, r, p.Client.ID, recognitionUploads)
 }
 
 // submitResponse is the 201 of §4.5: no progress, no segments yet.
@@ -222,7 +156,7 @@ func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Rea
 	if a.Blob == nil {
 		return recognition.SourceRef{}, errs.E(op, errs.NotImplemented, "Object storage is not configured in this environment.")
 	}
-	key := uploadKey(clientID, name)
+	key := uploadKey(recognitionPrefix, clientID, name)
 	counted := &countingReader{r: io.LimitReader(part, RecognitionMaxFile+1)}
 	if err := a.Blob.Put(r.Context(), key, counted, -1, videoTypes[ext]); err != nil {
 		_ = a.Blob.Delete(r.Context(), key)
@@ -282,22 +216,9 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 		return recognition.SourceRef{}, errs.Field(op, "file", "Send the file as multipart/form-data.")
 	}
 	key := *in.StorageKey
-	if !strings.HasPrefix(key, recognitionPrefix) {
-		return recognition.SourceRef{}, errs.Field(op, "storage_key", "Must start with \"video-recognition/\".")
-	}
-	missing := errs.Field(op, "storage_key", "No uploaded file at this key; PUT the file to the upload URL first.")
-	if !strings.HasPrefix(key, recognitionPrefix+clientID+"/") || blob.ValidateKey(key) != nil || a.Blob == nil {
-		return recognition.SourceRef{}, missing
-	}
-	attrs, err := a.Blob.Head(r.Context(), key)
-	if errors.Is(err, blob.ErrNotFound) {
-		return recognition.SourceRef{}, missing
-	}
+	attrs, err := a.checkUploadedKey(r.Context(), key, clientID, recognitionUploads)
 	if err != nil {
-		return recognition.SourceRef{}, errs.Wrap(op, err)
-	}
-	if attrs.Size > RecognitionMaxFile {
-		return recognition.SourceRef{}, errs.Field(op, "storage_key", msgRecognitionSize)
+		return recognition.SourceRef{}, err
 	}
 	return recognition.SourceRef{Key: key, ETag: attrs.ETag, Size: attrs.Size, Filename: path.Base(key)}, nil
 }

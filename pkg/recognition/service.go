@@ -75,7 +75,10 @@ type Config struct {
 	Outside outside.Recognizer
 	// Vectorizer, when set, gives outside matches suggestions by sound;
 	// without it only plan-excluded catalog tracks get suggestions.
-	Vectorizer      Vectorizer
+	Vectorizer Vectorizer
+	// Fingerprints, when set, is the catalog fingerprint index shared
+	// with the process's other users (one copy in memory).
+	Fingerprints    *catalog.FingerprintIndex
 	DefaultDailyCap int64
 	MaxAudioSeconds float64
 	StaleAfter      time.Duration
@@ -99,8 +102,10 @@ type Service struct {
 	staleAfter time.Duration
 	retention  time.Duration
 
-	indexMu sync.Mutex
-	index   *loadedIndex
+	prepMu    sync.Mutex
+	preparing map[string]*prepareCall // work dirs being computed, by workDir
+
+	index *catalog.FingerprintIndex
 }
 
 // New returns a Service.
@@ -113,7 +118,10 @@ func New(cfg Config) (*Service, error) {
 		clock: cfg.Clock, ids: cfg.IDs, log: cfg.Log, decoder: cfg.Decoder,
 		outside: cfg.Outside, vectorizer: cfg.Vectorizer,
 		dailyCap: cfg.DefaultDailyCap, maxSeconds: cfg.MaxAudioSeconds, staleAfter: cfg.StaleAfter,
-		retention: Retention,
+		retention: Retention, index: cfg.Fingerprints,
+	}
+	if s.index == nil {
+		s.index = &catalog.FingerprintIndex{Blob: cfg.Blob}
 	}
 	if s.clock == nil {
 		s.clock = clock.Real{}

@@ -129,9 +129,46 @@ func (s *Service) readAudio(ctx context.Context, src SourceRef) (audio.PCM, erro
 	return decode.ReadWAV(rc)
 }
 
+// prepareCall is one computation of a work dir that others may wait for.
+type prepareCall struct {
+	done chan struct{}
+	a    *analysis
+	err  error
+}
+
 // prepare returns the analysis of src, computing and storing it unless a
 // previous run (the upload trigger or an earlier attempt) already did.
+// Concurrent calls for the same upload in this process share one
+// computation: on the devserver the upload trigger and the job's Extract
+// often start within a second of each other, and doing the work twice
+// would take both CPU cores.
 func (s *Service) prepare(ctx context.Context, src SourceRef) (*analysis, error) {
+	dir := workDir(src.Key, src.ETag)
+	s.prepMu.Lock()
+	if c, ok := s.preparing[dir]; ok {
+		s.prepMu.Unlock()
+		select {
+		case <-c.done:
+			return c.a, c.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	c := &prepareCall{done: make(chan struct{})}
+	if s.preparing == nil {
+		s.preparing = map[string]*prepareCall{}
+	}
+	s.preparing[dir] = c
+	s.prepMu.Unlock()
+	c.a, c.err = s.prepareOnce(ctx, src)
+	s.prepMu.Lock()
+	delete(s.preparing, dir)
+	s.prepMu.Unlock()
+	close(c.done)
+	return c.a, c.err
+}
+
+func (s *Service) prepareOnce(ctx context.Context, src SourceRef) (*analysis, error) {
 	a, err := s.readAnalysis(ctx, src)
 	if !errors.Is(err, blob.ErrNotFound) {
 		return a, err

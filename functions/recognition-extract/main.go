@@ -1,0 +1,10 @@
+// Command recognition-extract is the Extract task of the recognition
+// state machine: decode the video's audio, detect music, fingerprint it.
+package main
+
+import (
+	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/recognition"
+)
+
+func main() { app.RunRecognitionTaskLambda(recognition.FnExtract) }

@@ -1,0 +1,10 @@
+// Command recognition-match is the Match task of the recognition state
+// machine: the catalog timeline over the catalog's fingerprint index.
+package main
+
+import (
+	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/recognition"
+)
+
+func main() { app.RunRecognitionTaskLambda(recognition.FnMatch) }

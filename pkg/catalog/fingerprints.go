@@ -1,0 +1,59 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/blob"
+)
+
+// FingerprintIndex keeps the merged fingerprint index of a catalog version
+// in memory: recognition and by-video identification both match against
+// it. It loads the version's segments from the blob store on first use and
+// again when asked for another version. Safe for concurrent use.
+type FingerprintIndex struct {
+	Blob blob.Store
+
+	mu      sync.Mutex
+	loaded  bool
+	version string
+	ix      *fingerprint.Index // nil when the catalog has no segments
+}
+
+// For returns the merged index of cat's fingerprint segments, or nil when
+// the catalog has none.
+func (f *FingerprintIndex) For(ctx context.Context, cat *Catalog) (*fingerprint.Index, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.loaded && f.version == cat.Version() {
+		return f.ix, nil
+	}
+	var segs []*fingerprint.Index
+	for _, key := range cat.FingerprintSegments() {
+		rc, _, err := f.Blob.Get(ctx, key)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: fingerprint segment %s: %w", key, err)
+		}
+		ix, err := fingerprint.ReadIndex(rc)
+		rc.Close()
+		if err != nil {
+			return nil, fmt.Errorf("catalog: fingerprint segment %s: %w", key, err)
+		}
+		segs = append(segs, ix)
+	}
+	var merged *fingerprint.Index
+	switch len(segs) {
+	case 0:
+	case 1:
+		merged = segs[0]
+	default:
+		var err error
+		if merged, err = fingerprint.Merge(segs...); err != nil {
+			return nil, fmt.Errorf("catalog: merge fingerprint segments: %w", err)
+		}
+	}
+	f.loaded, f.version, f.ix = true, cat.Version(), merged
+	return merged, nil
+}

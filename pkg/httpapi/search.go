@@ -1,0 +1,306 @@
+package httpapi
+
+// Search endpoints (interface.md §4.2). The media searches (by-url,
+// by-video) are written elsewhere on the same two helpers every search
+// handler here uses:
+//
+//	opts, err := a.ParseSearchRequest(r, SearchHighlights|SearchTimeWindow|SearchBPMRange|SearchAudioTuning)
+//	if err != nil {
+//		return err // 400 field errors, 401/403 for a bad token, 429 with Retry-After
+//	}
+//	res, err := a.Search.ByAudio(r.Context(), q, opts) // search.Service
+//	if err != nil {
+//		return err // errs kinds; an unavailable backend is the spec's 500 {detail}
+//	}
+//	return a.WriteSearchResults(w, r, opts, res, false)
+//
+// ParseSearchRequest authenticates optionally (search is public), applies
+// the anonymous or authenticated rate limit, and reads limit/offset, every
+// common filter and the tuning parameters the endpoint accepts, reporting
+// all invalid values at once as {param: [message]}. WriteSearchResults
+// writes {next, previous, results} with Track items of §2.1, plus
+// did_you_mean and playlist_search when textExtras is set (by-text,
+// by-prompt).
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/search"
+)
+
+// SearchService is what the search endpoints need; *search.Service
+// implements it.
+type SearchService interface {
+	ByText(ctx context.Context, text string, opts search.Options) (search.Result, error)
+	ByID(ctx context.Context, id string, system bool, opts search.Options) (search.Result, error)
+	ByAudio(ctx context.Context, q search.AudioQuery, opts search.Options) (search.Result, error)
+}
+
+// SearchParams says which optional tuning parameters an endpoint accepts
+// besides pagination and filters; the others are ignored, as unknown
+// parameters are.
+type SearchParams uint8
+
+const (
+	SearchHighlights  SearchParams = 1 << iota // highlights
+	SearchTimeWindow                           // time_offset, time_limit (1–60)
+	SearchBPMRange                             // bpm_range (0–100, default 5)
+	SearchAudioTuning                          // prioritise_bpm, suppress_vocals
+)
+
+func (a *API) mountSearchRanking(rt *Router) {
+	rt.Handle("GET /api/v4/search/ai/by-text/", NoBody, a.searchByText)
+	rt.Handle("GET /api/v4/search/ai/by-prompt/", NoBody, a.searchByPrompt)
+	rt.Handle("GET /api/v4/search/ai/by-id/", NoBody, a.searchByID)
+}
+
+// ParseSearchRequest is the common front half of every search endpoint:
+// optional authentication, the rate limit, and the shared parameters.
+func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.Options, error) {
+	const op = "httpapi.ParseSearchRequest"
+	p, err := a.Optional(r)
+	if err != nil {
+		return search.Options{}, err
+	}
+	if err := a.Throttle(r, p); err != nil {
+		return search.Options{}, err
+	}
+	q := r.URL.Query()
+	bad := map[string][]string{}
+	addErr := func(err error) {
+		if e, ok := err.(*errs.Error); ok && len(e.Fields) > 0 {
+			for k, v := range e.Fields {
+				bad[k] = append(bad[k], v...)
+			}
+			return
+		}
+		if err != nil {
+			bad["non_field_errors"] = append(bad["non_field_errors"], err.Error())
+		}
+	}
+	opts := search.Options{Plan: planOf(p), BPMRange: search.DefaultBPMRange}
+	page, err := ParsePage(r, search.DefaultLimit, search.MaxLimit)
+	addErr(err)
+	opts.Limit, opts.Offset = page.Limit, page.Offset
+	opts.Filters, err = search.ParseFilters(q)
+	addErr(err)
+	boolean := func(name string, dst *bool) {
+		if s := strings.TrimSpace(q.Get(name)); s != "" {
+			b, err := strconv.ParseBool(strings.ToLower(s))
+			if err != nil {
+				bad[name] = append(bad[name], "Must be a valid boolean (true or false).")
+				return
+			}
+			*dst = b
+		}
+	}
+	number := func(name string, lo, hi float64, msg string, dst *float64) {
+		if s := strings.TrimSpace(q.Get(name)); s != "" {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || v < lo || v > hi {
+				bad[name] = append(bad[name], msg)
+				return
+			}
+			*dst = v
+		}
+	}
+	if accepts&SearchHighlights != 0 {
+		boolean("highlights", &opts.Highlights)
+	}
+	if accepts&SearchTimeWindow != 0 {
+		number("time_offset", 0, 24*3600, "Ensure this value is a number of seconds greater than or equal to 0.", &opts.TimeOffset)
+		number("time_limit", search.MinTimeLimit, search.MaxTimeLimit, "Ensure this value is between 1 and 60 seconds.", &opts.TimeLimit)
+	}
+	if accepts&SearchBPMRange != 0 {
+		number("bpm_range", 0, search.MaxBPMRange, "Ensure this value is a number between 0 and 100.", &opts.BPMRange)
+	}
+	if accepts&SearchAudioTuning != 0 {
+		boolean("prioritise_bpm", &opts.PrioritiseBPM)
+		boolean("suppress_vocals", &opts.SuppressVocals)
+	}
+	if len(bad) > 0 {
+		return search.Options{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
+	}
+	return opts, nil
+}
+
+// requiredParam reads a required query parameter, or the 400 field error
+// that names it.
+func requiredParam(r *http.Request, name string) (string, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return "", errs.Field("httpapi.search", name, "This field is required.")
+	}
+	return v, nil
+}
+
+// searchTrackJSON is the search result shape of interface.md §2.1.
+type searchTrackJSON struct {
+	ID                string           `json:"id"`
+	Name              string           `json:"name"`
+	Artist            artistJSON       `json:"artist"`
+	Length            int              `json:"length"`
+	Tempo             *float64         `json:"tempo"`
+	IsExplicit        bool             `json:"is_explicit"`
+	IsFree            bool             `json:"is_free"`
+	AudioURL          string           `json:"audio_url"`
+	GenreName         string           `json:"genre_name"`
+	SubgenreName      string           `json:"subgenre_name"`
+	MoodName          string           `json:"mood_name"`
+	SecondaryMoodName string           `json:"secondary_mood_name"`
+	Vocals            string           `json:"vocals"`
+	HasStems          bool             `json:"has_stems"`
+	Cover             string           `json:"cover"`
+	ReleaseDate       string           `json:"release_date"`
+	ShortURL          string           `json:"short_url"`
+	Restricted        bool             `json:"restricted"`
+	Highlights        []catalog.Region `json:"highlights"`
+}
+
+func (a *API) searchTrack(h search.Hit) searchTrackJSON {
+	t := h.Track
+	hl := h.Highlights
+	if hl == nil {
+		hl = []catalog.Region{}
+	}
+	return searchTrackJSON{
+		ID: t.ID, Name: t.DisplayName(), Artist: artistJSON{t.Artist.Name, t.Artist.Slug},
+		Length: t.Length, Tempo: t.Tempo, IsExplicit: t.IsExplicit, IsFree: !t.Restricted,
+		AudioURL: StreamPath(t.ID), GenreName: t.Genre, SubgenreName: t.Subgenre,
+		MoodName: t.Mood, SecondaryMoodName: t.SecondaryMood, Vocals: catalog.VocalsLabel(t.Vocals),
+		HasStems: t.HasStems(), Cover: t.Cover, ReleaseDate: t.ReleaseDate, ShortURL: a.ShortURL(t.ShortID),
+		Restricted: t.Restricted, Highlights: hl,
+	}
+}
+
+// searchPage is the response of every search endpoint.
+type searchPage struct {
+	Next     *string           `json:"next"`
+	Previous *string           `json:"previous"`
+	Results  []searchTrackJSON `json:"results"`
+}
+
+// textSearchPage adds what by-text and by-prompt also answer.
+type textSearchPage struct {
+	searchPage
+	DidYouMean     map[string]string `json:"did_you_mean"` // null when no filter value looks like a typo
+	PlaylistSearch struct {
+		IDs []string `json:"ids"`
+	} `json:"playlist_search"`
+}
+
+// WriteSearchResults writes one page of results (see the top of this
+// file); textExtras adds did_you_mean and playlist_search.
+func (a *API) WriteSearchResults(w http.ResponseWriter, r *http.Request, opts search.Options, res search.Result, textExtras bool) error {
+	page := searchPage{Results: make([]searchTrackJSON, 0, len(res.Hits))}
+	for _, h := range res.Hits {
+		page.Results = append(page.Results, a.searchTrack(h))
+	}
+	page.Next, page.Previous = PageLinks(r, PageParams{Limit: opts.Limit, Offset: opts.Offset},
+		opts.Offset+len(res.Hits) < res.Total && len(res.Hits) > 0)
+	// Rankings follow the catalog version and the caller's plan: private
+	// caching only, and briefly.
+	w.Header().Set("Cache-Control", "private, max-age=60")
+	if !textExtras {
+		WriteJSON(w, http.StatusOK, page)
+		return nil
+	}
+	out := textSearchPage{searchPage: page, DidYouMean: res.DidYouMean}
+	out.PlaylistSearch.IDs = res.PlaylistIDs
+	if out.PlaylistSearch.IDs == nil {
+		out.PlaylistSearch.IDs = []string{}
+	}
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// searchBackend is the ranking service, or the spec's 500 when this
+// function was wired without one.
+func (a *API) searchBackend() (SearchService, error) {
+	if a.Search == nil {
+		return nil, &errs.Error{Op: "httpapi.search", Kind: errs.Unavailable, Status: http.StatusInternalServerError, Detail: msgCatalogUnavailable}
+	}
+	return a.Search, nil
+}
+
+func (a *API) searchByText(w http.ResponseWriter, r *http.Request) error {
+	return a.textSearch(w, r, 0)
+}
+
+func (a *API) searchByPrompt(w http.ResponseWriter, r *http.Request) error {
+	return a.textSearch(w, r, SearchHighlights|SearchTimeWindow|SearchBPMRange)
+}
+
+func (a *API) textSearch(w http.ResponseWriter, r *http.Request, accepts SearchParams) error {
+	opts, err := a.ParseSearchRequest(r, accepts)
+	text, terr := requiredParam(r, "text")
+	if err = mergeFieldErrors(err, terr); err != nil {
+		return err
+	}
+	svc, err := a.searchBackend()
+	if err != nil {
+		return err
+	}
+	res, err := svc.ByText(r.Context(), text, opts)
+	if err != nil {
+		return err
+	}
+	return a.WriteSearchResults(w, r, opts, res, true)
+}
+
+func (a *API) searchByID(w http.ResponseWriter, r *http.Request) error {
+	opts, err := a.ParseSearchRequest(r, SearchHighlights|SearchTimeWindow|SearchBPMRange|SearchAudioTuning)
+	id, ierr := requiredParam(r, "track_id")
+	var system bool
+	switch t := strings.ToLower(r.URL.Query().Get("input_id_type")); t {
+	case "", "client":
+	case "system":
+		system = true
+	default:
+		ierr = mergeFieldErrors(ierr, errs.Field("httpapi.searchByID", "input_id_type", "\""+t+"\" is not a valid choice; use client or system."))
+	}
+	if err = mergeFieldErrors(err, ierr); err != nil {
+		return err
+	}
+	svc, err := a.searchBackend()
+	if err != nil {
+		return err
+	}
+	res, err := svc.ByID(r.Context(), id, system, opts)
+	if err != nil {
+		return err
+	}
+	return a.WriteSearchResults(w, r, opts, res, false)
+}
+
+// mergeFieldErrors joins 400 field errors so that one response names every
+// bad parameter; any other error wins as it is.
+func mergeFieldErrors(a, b error) error {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	ea, oka := a.(*errs.Error)
+	eb, okb := b.(*errs.Error)
+	if !oka || len(ea.Fields) == 0 { // authentication, throttling: those answer first
+		return a
+	}
+	if !okb || len(eb.Fields) == 0 {
+		return b
+	}
+	fields := map[string][]string{}
+	for _, e := range []*errs.Error{ea, eb} {
+		for k, v := range e.Fields {
+			fields[k] = append(fields[k], v...)
+		}
+	}
+	return &errs.Error{Op: ea.Op, Kind: errs.Invalid, Fields: fields}
+}

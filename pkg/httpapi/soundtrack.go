@@ -1,0 +1,285 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/soundtrack"
+)
+
+// SoundtrackService is what the soundtrack endpoints and the media
+// searches need; *soundtrack.Service implements it.
+type SoundtrackService interface {
+	Spool(r io.Reader, name, contentType string) (*soundtrack.Upload, error)
+	Create(ctx context.Context, p *identity.Principal, in soundtrack.CreateInput) (soundtrack.Video, error)
+	Get(ctx context.Context, id string) (soundtrack.Video, error)
+	FileURL(ctx context.Context, v soundtrack.Video, ttl time.Duration) (string, error)
+	AnalysisFor(ctx context.Context, value string, audioOnly bool) (soundtrack.Analysis, error)
+}
+
+const (
+	soundtrackPath = "/api/v4/soundtrack/video/"
+	// soundtrackFileURLTTL: the `file` URL of a SoundtrackVideo is signed
+	// for a few minutes (§8, signed URLs); read the video again for a new one.
+	soundtrackFileURLTTL = 15 * time.Minute
+	// multipartSlack is room for the multipart framing around the file.
+	multipartSlack int64 = 1_000_000
+	// soundtrackMaxBody lets a file just over the limit through the
+	// router, so the client gets the spec's field error rather than a
+	// bare 413.
+	soundtrackMaxBody = 2 * soundtrack.MaxFileSize
+)
+
+// soundtrackUploads is the presigned-upload flow of the soundtrack upload.
+var soundtrackUploads = uploadPolicy{prefix: soundtrack.UploadsPrefix, maxSize: soundtrack.MaxFileSize,
+	sizeMsg: soundtrack.MsgFileSize, direct: soundtrackPath}
+
+func (a *API) mountSoundtrack(rt *Router) {
+	rt.Handle("POST "+soundtrackPath+"upload-url/", MaxJSONBody, a.soundtrackUploadURL)
+	rt.Handle("POST "+soundtrackPath, soundtrackMaxBody, a.soundtrackCreate)
+	rt.Handle("GET "+soundtrackPath+"{id}/", NoBody, a.soundtrackRetrieve)
+}
+
+// soundtrackVideoJSON is the SoundtrackVideo of interface.md §2.3 plus
+// is_public and the times (the spec leaves the rest of the fields open).
+type soundtrackVideoJSON struct {
+	ID          string  `json:"id"`
+	SourceType  string  `json:"source_type"`
+	SourceValue string  `json:"source_value"`
+	SourceTitle string  `json:"source_title"`
+	File        *string `json:"file"`
+	IsPublic    bool    `json:"is_public"`
+	CreatedAt   string  `json:"created_at"`
+	ExpiresAt   string  `json:"expires_at"`
+}
+
+func (a *API) soundtrackJSON(ctx context.Context, v soundtrack.Video) (soundtrackVideoJSON, error) {
+	out := soundtrackVideoJSON{ID: v.ID, SourceType: v.SourceType, SourceValue: v.SourceValue, SourceTitle: v.SourceTitle,
+		IsPublic: v.Public, CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339), ExpiresAt: v.ExpiresAt.UTC().Format(time.RFC3339)}
+	if v.FileKey != "" {
+		u, err := a.Soundtrack.FileURL(ctx, v, soundtrackFileURLTTL)
+		if err != nil {
+			return out, errs.Wrap("httpapi.soundtrackJSON", err)
+		}
+		out.File = &u
+	}
+	return out, nil
+}
+
+// soundtrackService is the configured service, or a 501 where this
+// function was wired without object storage.
+func (a *API) soundtrackService() (SoundtrackService, error) {
+	if a.Soundtrack == nil {
+		return nil, errs.E("httpapi.soundtrack", errs.NotImplemented, "Soundtrack videos are not available in this environment (no object storage configured).")
+	}
+	return a.Soundtrack, nil
+}
+
+func (a *API) soundtrackUploadURL(w http.ResponseWriter, r *http.Request) error {
+	p, err := a.Authenticated(r)
+	if err != nil {
+		return err
+	}
+	return a.issueUploadURL(w, r, p.Client.ID, soundtrackUploads)
+}
+
+// directUploadMax is the largest body the create call takes in this
+// environment: the whole 60 MB locally; on Lambda, what fits in an
+// invocation (SOUNDTRACK_DIRECT_UPLOAD_MAX).
+func (a *API) directUploadMax() int64 {
+	if a.SoundtrackDirectUploadMax > 0 {
+		return a.SoundtrackDirectUploadMax
+	}
+	return soundtrack.MaxFileSize + multipartSlack
+}
+
+// createForm is what a create call sent, in either encoding.
+type createForm struct {
+	in        soundtrack.CreateInput
+	hasFile   bool
+	storage   *string
+	publicErr bool
+}
+
+func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
+	const op = "httpapi.soundtrackCreate"
+	p, err := a.Authenticated(r)
+	if err != nil {
+		return err
+	}
+	svc, err := a.soundtrackService()
+	if err != nil {
+		return err
+	}
+	var form createForm
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "multipart/form-data" {
+		if max := a.directUploadMax(); r.ContentLength > max {
+			return errs.E(op, errs.TooLarge, "The request is larger than this endpoint accepts directly ("+humanBytes(max)+
+				"). Upload the file with POST "+soundtrackPath+"upload-url/, PUT it to the returned upload_url, then create the video with {\"storage_key\": ...}.")
+		}
+		err = a.readCreateMultipart(r, svc, &form)
+	} else {
+		err = readCreateJSON(r, &form)
+	}
+	defer form.in.File.Close()
+	if err != nil {
+		return err
+	}
+	if form.publicErr {
+		return errs.Field(op, "is_public", "Must be a valid boolean (true or false).")
+	}
+	// The key is checked only when it is the one source sent: with a URL
+	// too, the answer is "choose one", whatever the key.
+	if form.storage != nil && form.in.URL == nil && form.in.File == nil {
+		if _, err := a.checkUploadedKey(r.Context(), *form.storage, p.Client.ID, soundtrackUploads); err != nil {
+			return err
+		}
+	}
+	form.in.StorageKey = form.storage
+	v, err := svc.Create(r.Context(), p, form.in)
+	if err != nil {
+		return err
+	}
+	out, err := a.soundtrackJSON(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	WriteJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+// readCreateMultipart spools the `file` part and reads the text fields.
+func (a *API) readCreateMultipart(r *http.Request, svc SoundtrackService, form *createForm) error {
+	const op = "httpapi.readCreateMultipart"
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return errs.E(op, errs.Invalid, "Malformed multipart body.")
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return err
+			}
+			return errs.E(op, errs.Invalid, "Malformed multipart body.")
+		}
+		switch part.FormName() {
+		case "file":
+			if form.in.File != nil {
+				return errs.Field(op, "file", "Send one file.")
+			}
+			ext := videoExt(part.FileName())
+			if ext == "" {
+				return errs.Field(op, "file", msgVideoExtension)
+			}
+			u, err := svc.Spool(part, part.FileName(), videoTypes[ext])
+			if err != nil {
+				return err
+			}
+			form.in.File = u
+		case "url", "storage_key", "is_public":
+			b, err := io.ReadAll(io.LimitReader(part, 8<<10))
+			if err != nil {
+				return errs.E(op, errs.Invalid, "Malformed multipart body.")
+			}
+			form.setText(part.FormName(), string(b))
+		}
+		part.Close()
+	}
+}
+
+func (f *createForm) setText(name, v string) {
+	v = strings.TrimSpace(v)
+	switch name {
+	case "url":
+		if v != "" {
+			f.in.URL = &v
+		}
+	case "storage_key":
+		if v != "" {
+			f.storage = &v
+		}
+	case "is_public":
+		b, err := strconv.ParseBool(strings.ToLower(v))
+		f.in.Public, f.publicErr = b, err != nil
+	}
+}
+
+// readCreateJSON reads {url | storage_key, is_public}; a `file` in JSON
+// counts as sent (so "choose one" still applies) but must come as multipart.
+func readCreateJSON(r *http.Request, form *createForm) error {
+	const op = "httpapi.readCreateJSON"
+	var in struct {
+		URL        *string         `json:"url"`
+		StorageKey *string         `json:"storage_key"`
+		File       json.RawMessage `json:"file"`
+		IsPublic   *bool           `json:"is_public"`
+	}
+	if err := DecodeJSON(r, &in); err != nil {
+		return err
+	}
+	if in.URL != nil {
+		form.setText("url", *in.URL)
+	}
+	if in.StorageKey != nil {
+		form.setText("storage_key", *in.StorageKey)
+	}
+	if in.IsPublic != nil {
+		form.in.Public = *in.IsPublic
+	}
+	if in.File != nil && string(in.File) != "null" {
+		switch {
+		case form.in.URL != nil:
+			return errs.E(op, errs.Invalid, soundtrack.MsgBoth)
+		case form.storage != nil:
+			return errs.E(op, errs.Invalid, soundtrack.MsgBothUpload)
+		}
+		return errs.Field(op, "file", "Send the file as multipart/form-data.")
+	}
+	return nil
+}
+
+func (a *API) soundtrackRetrieve(w http.ResponseWriter, r *http.Request) error {
+	const op = "httpapi.soundtrackRetrieve"
+	p, err := a.Optional(r)
+	if err != nil {
+		return err
+	}
+	svc, err := a.soundtrackService()
+	if err != nil {
+		return err
+	}
+	v, err := svc.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if !v.ReadableBy(p) {
+		if p == nil {
+			// The creator may simply not have sent their token.
+			return errs.E(op, errs.Unauthenticated, msgMissingToken)
+		}
+		return errs.E(op, errs.Forbidden, "This soundtrack video is private; only its creator can read it.")
+	}
+	out, err := a.soundtrackJSON(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store") // carries a signed URL
+	WriteJSON(w, http.StatusOK, out)
+	return nil
+}

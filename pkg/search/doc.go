@@ -1,0 +1,27 @@
+// Package search ranks catalog tracks for the search endpoints
+// (interface.md §4.2): natural-language text and prompts (by-text,
+// by-prompt), similarity to a catalog track (by-id) and to reference audio
+// (by-url, by-video through ByAudio).
+//
+// A Service serves the catalog snapshot of a catalog.Source and keeps one
+// Index per snapshot version, built when a new version shows up, so a
+// newly published catalog is searched without a restart. An Index holds a
+// bleve text index over the tracks' metadata (BM25 with an English
+// analyzer), the standardized feature vectors packed for a fast cosine
+// scan, and the per-track attributes the query words map onto (tempo,
+// vocals, duration).
+//
+// Text queries are first understood (Understand): music vocabulary that is
+// not a plain keyword is lifted out of the text — tempo words and "120
+// bpm" become BPM ranges, vocals and duration words become attribute
+// preferences, "no vocals" / "without drums" become exclusions — and the
+// remaining words are expanded with mood and genre synonyms before they go
+// to the text engine, one bleve query per concept whose BM25 figures are
+// cached for the snapshot (requests repeat their words far more than their
+// sentences). Filters (Filters) narrow the ranked list afterwards,
+// as the contract says; visibility by plan is applied before anything else
+// so hidden tracks cannot leak through any path.
+//
+// The package never imports an adapter: the catalog comes through
+// catalog.Source and public playlists through the PlaylistFinder port.
+package search

@@ -1,0 +1,301 @@
+package search
+
+import (
+	"maps"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/errs"
+)
+
+// termsSep separates the values of a `__terms` filter and the bounds of a
+// `__range` filter (interface.md §4.2).
+const termsSep = "__"
+
+// Range is an inclusive [Lo, Hi] interval.
+type Range struct{ Lo, Hi float64 }
+
+// Contains reports whether v is inside the range.
+func (r Range) Contains(v float64) bool { return v >= r.Lo && v <= r.Hi }
+
+// Filters are the common search filters (interface.md §4.2). A zero
+// Filters keeps every track. Each list matches any of its values; the
+// different filters must all match. Text comparisons ignore case.
+type Filters struct {
+	Genres, Subgenres, Moods []string // lower-cased names; mood matches the mood or the secondary mood
+	Vocals                   []string // catalog.Vocals* values
+	Tempos                   []string // catalog.TempoDescriptors
+	BPM, Duration            *Range   // BPM, seconds
+	// Exact (Title, Artist, Album) and partial (…Contains) matches,
+	// lower-cased. Title compares with the display name and the raw title;
+	// Artist and Album with the name and the slug.
+	Title, Artist, Album                         string
+	TitleContains, ArtistContains, AlbumContains string
+	Restricted                                   *bool
+
+	// asked keeps the classification parameters as given, for did_you_mean.
+	asked []askedFilter
+}
+
+type askedFilter struct {
+	param  string   // "genre", "mood__terms", ...
+	kind   string   // "genre", "subgenre", "mood"
+	values []string // as given
+}
+
+// ParseFilters reads the common filters from query parameters. Every
+// invalid value is reported at once as a field error (errs.Invalid,
+// {param: [message]}); unknown genres, subgenres and moods are not errors
+// (they match nothing, and did_you_mean may suggest a spelling).
+func ParseFilters(q url.Values) (Filters, error) {
+	const op = "search.ParseFilters"
+	var f Filters
+	bad := map[string][]string{}
+	for _, kind := range []string{"genre", "subgenre", "mood"} {
+		var all []string
+		for _, param := range []string{kind, kind + "__terms"} {
+			vals := values(q, param)
+			if len(vals) == 0 {
+				continue
+			}
+			f.asked = append(f.asked, askedFilter{param: param, kind: kind, values: vals})
+			for _, v := range vals {
+				all = append(all, strings.ToLower(v))
+			}
+		}
+		switch kind {
+		case "genre":
+			f.Genres = all
+		case "subgenre":
+			f.Subgenres = all
+		case "mood":
+			f.Moods = all
+		}
+	}
+	for _, param := range []string{"vocals", "vocals__terms"} {
+		for _, v := range values(q, param) {
+			if vv, ok := vocalsValue(v); ok {
+				f.Vocals = append(f.Vocals, vv)
+			} else {
+				bad[param] = append(bad[param], choiceError(v, vocalsChoices))
+			}
+		}
+	}
+	for _, param := range []string{"tempo", "tempo__terms"} {
+		for _, v := range values(q, param) {
+			if d := strings.ToLower(v); slices.Contains(catalog.TempoDescriptors, d) {
+				f.Tempos = append(f.Tempos, d)
+			} else {
+				bad[param] = append(bad[param], choiceError(v, catalog.TempoDescriptors))
+			}
+		}
+	}
+	for param, dst := range map[string]**Range{"bpm__range": &f.BPM, "duration__range": &f.Duration} {
+		s := strings.TrimSpace(q.Get(param))
+		if s == "" {
+			continue
+		}
+		r, ok := parseRange(s)
+		if !ok {
+			bad[param] = append(bad[param], "Enter two numbers separated by '__' with the lower one first, e.g. 90__120.")
+			continue
+		}
+		*dst = &r
+	}
+	for param, dst := range map[string]*string{
+		"title": &f.Title, "artist": &f.Artist, "album": &f.Album,
+		"title__contains": &f.TitleContains, "artist__contains": &f.ArtistContains, "album__contains": &f.AlbumContains,
+	} {
+		*dst = strings.ToLower(strings.TrimSpace(q.Get(param)))
+	}
+	if s := strings.TrimSpace(q.Get("restricted")); s != "" {
+		b, err := strconv.ParseBool(strings.ToLower(s))
+		if err != nil {
+			bad["restricted"] = append(bad["restricted"], "Must be a valid boolean (True or False).")
+		} else {
+			f.Restricted = &b
+		}
+	}
+	if len(bad) > 0 {
+		return Filters{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
+	}
+	return f, nil
+}
+
+// values splits a filter parameter: `__terms` forms on "__", and every
+// repetition of the parameter counts; blanks are dropped.
+func values(q url.Values, param string) []string {
+	var out []string
+	for _, raw := range q[param] {
+		parts := []string{raw}
+		if strings.HasSuffix(param, "__terms") {
+			parts = strings.Split(raw, termsSep)
+		}
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func parseRange(s string) (Range, bool) {
+	lo, hi, ok := strings.Cut(s, termsSep)
+	if !ok {
+		return Range{}, false
+	}
+	a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+	b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+	if err1 != nil || err2 != nil || a < 0 || b < a || a != a || b != b || b > 1e6 {
+		return Range{}, false
+	}
+	return Range{a, b}, true
+}
+
+// vocalsChoices are the vocals filter values shown in errors (the listing's).
+var vocalsChoices = []string{catalog.VocalsInstrumental, catalog.VocalsMale, catalog.VocalsFemale, catalog.VocalsMixed}
+
+// vocalsValue accepts a catalog vocals value or its search label
+// ("Female Vocals"), in any case.
+func vocalsValue(v string) (string, bool) {
+	v = strings.TrimSpace(strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), "vocals"))
+	if slices.Contains(catalog.VocalsValues, v) {
+		return v, true
+	}
+	return "", false
+}
+
+func choiceError(v string, choices []string) string {
+	msg := "\"" + v + "\" is not a valid choice; use " + strings.Join(choices, ", ") + "."
+	if s, ok := closest(strings.ToLower(v), choices); ok {
+		msg += " Did you mean \"" + s + "\"?"
+	}
+	return msg
+}
+
+// facets are one track's filterable values, prepared once per snapshot
+// so that filtering a ranked list allocates nothing.
+type facets struct {
+	genre, subgenre, mood, mood2 string // lower-cased
+	title, rawTitle              string
+	artist, artistSlug           string
+	album, albumSlug             string
+	vocals                       string
+	// Interned codes of genre, subgenre, mood and secondary mood (0 =
+	// none): similarity compares them for every track of a scan.
+	genreC, subgenreC, moodC, mood2C int32
+	tempo                            float64 // 0 when unknown
+	length                           float64
+	restricted                       bool
+}
+
+func facetsOf(t *catalog.Track) facets {
+	f := facets{
+		genre: strings.ToLower(t.Genre), subgenre: strings.ToLower(t.Subgenre),
+		mood: strings.ToLower(t.Mood), mood2: strings.ToLower(t.SecondaryMood),
+		title: strings.ToLower(t.DisplayName()), rawTitle: strings.ToLower(t.Name),
+		artist: strings.ToLower(t.Artist.Name), artistSlug: strings.ToLower(t.Artist.Slug),
+		vocals: t.Vocals, length: float64(t.Length), restricted: t.Restricted,
+	}
+	if t.Tempo != nil {
+		f.tempo = *t.Tempo
+	}
+	if t.Album != nil {
+		f.album, f.albumSlug = strings.ToLower(t.Album.Name), strings.ToLower(t.Album.Slug)
+	}
+	return f
+}
+
+// empty reports whether the filters keep every track.
+func (f *Filters) empty() bool {
+	return len(f.Genres)+len(f.Subgenres)+len(f.Moods)+len(f.Vocals)+len(f.Tempos) == 0 &&
+		f.BPM == nil && f.Duration == nil && f.Restricted == nil &&
+		f.Title+f.Artist+f.Album+f.TitleContains+f.ArtistContains+f.AlbumContains == ""
+}
+
+func (f *Filters) match(x *facets) bool {
+	anyOf := func(list []string, vs ...string) bool {
+		if len(list) == 0 {
+			return true
+		}
+		for _, v := range vs {
+			if v != "" && slices.Contains(list, v) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case !anyOf(f.Genres, x.genre), !anyOf(f.Subgenres, x.subgenre), !anyOf(f.Moods, x.mood, x.mood2),
+		!anyOf(f.Vocals, x.vocals):
+		return false
+	case len(f.Tempos) > 0 && !slices.Contains(f.Tempos, catalog.TempoDescriptor(x.tempo)):
+		return false
+	case f.BPM != nil && (x.tempo <= 0 || !f.BPM.Contains(x.tempo)):
+		return false
+	case f.Duration != nil && !f.Duration.Contains(x.length):
+		return false
+	case f.Restricted != nil && *f.Restricted != x.restricted:
+		return false
+	case f.Title != "" && f.Title != x.title && f.Title != x.rawTitle:
+		return false
+	case f.Artist != "" && f.Artist != x.artist && f.Artist != x.artistSlug:
+		return false
+	case f.Album != "" && f.Album != x.album && f.Album != x.albumSlug:
+		return false
+	case f.TitleContains != "" && !strings.Contains(x.title, f.TitleContains) && !strings.Contains(x.rawTitle, f.TitleContains):
+		return false
+	case f.ArtistContains != "" && !strings.Contains(x.artist, f.ArtistContains):
+		return false
+	case f.AlbumContains != "" && !strings.Contains(x.album, f.AlbumContains):
+		return false
+	}
+	return true
+}
+
+// didYouMean suggests spellings for genre, subgenre and mood values that
+// the catalog does not have but that are close to a value it has. The
+// suggestion is the whole parameter value with the typos replaced, in the
+// catalog's spelling, so a client can resend it as is.
+func (f *Filters) didYouMean(known map[string][]string) map[string]string {
+	var out map[string]string
+	for _, a := range f.asked {
+		names := known[a.kind]
+		fixed, changed := make([]string, len(a.values)), false
+		for i, v := range a.values {
+			fixed[i] = v
+			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, v) }) {
+				continue
+			}
+			if s, ok := closest(strings.ToLower(v), names); ok {
+				fixed[i], changed = s, true
+			}
+		}
+		if changed {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[a.param] = strings.Join(fixed, termsSep)
+		}
+	}
+	return out
+}
+
+// knownValues are the catalog's classification names per filter kind.
+func knownValues(c *catalog.Catalog) map[string][]string {
+	names := func(vcs []catalog.ValueCount) []string {
+		out := make([]string, len(vcs))
+		for i, vc := range vcs {
+			out[i] = vc.Value
+		}
+		return out
+	}
+	tf := c.TrackFilters()
+	return maps.Collect(func(yield func(string, []string) bool) {
+		_ = yield("genre", names(tf.Genres)) && yield("subgenre", names(tf.Subgenres)) && yield("mood", names(tf.Moods))
+	})
+}

@@ -1,0 +1,305 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/errs"
+)
+
+// Query is a text request after understanding: the concepts left for the
+// text engine, what to exclude, and the preferences music vocabulary
+// lifted out of the words.
+type Query struct {
+	Groups   []group // concepts to rank by, each a word and its alternatives
+	Exclude  []group // "without drums": tracks matching these are left out
+	Tempo    *Range  // preferred BPM ("fast", "120 bpm", "90-100 bpm")
+	Vocals   string  // preferred vocals: a catalog.Vocals* value, vocalsAny, or ""
+	NoVocals bool    // "no vocals": sung tracks are left out
+	Duration *Range  // preferred length in seconds ("30 second", "short")
+}
+
+var (
+	reBPMSpan  = regexp.MustCompile(`\b(?:between\s+)?(\d{2,3})\s*(?:-|–|to|and)\s*(\d{2,3})\s*bpm\b`)
+	reBPM      = regexp.MustCompile(`\b(\d{2,3})\s*-?\s*bpm\b|\bbpm\s*(?:of\s*)?(\d{2,3})\b`)
+	reDuration = regexp.MustCompile(`\b(?:(under|less than|below|shorter than|at most|up to|max|over|more than|longer than|at least)\s+)?(\d+(?:\.\d+)?)\s*-?\s*(seconds?|secs?|s|minutes?|mins?)\b`)
+	reClock    = regexp.MustCompile(`\b(\d{1,2}):([0-5]\d)\b`)
+)
+
+// Understand turns a natural-language request into a Query. bpmTol is the
+// tolerance around a single BPM figure ("120 bpm" → 115–125 with 5).
+func Understand(text string, bpmTol float64) Query {
+	if bpmTol <= 0 {
+		bpmTol = DefaultBPMRange
+	}
+	var q Query
+	s := " " + strings.ToLower(text) + " "
+	s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
+		g := reBPMSpan.FindStringSubmatch(m)
+		a, _ := strconv.ParseFloat(g[1], 64)
+		b, _ := strconv.ParseFloat(g[2], 64)
+		q.Tempo = &Range{min(a, b), max(a, b)}
+		return " "
+	})
+	s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
+		g := reBPM.FindStringSubmatch(m)
+		v, _ := strconv.ParseFloat(g[1]+g[2], 64)
+		q.Tempo = &Range{v - bpmTol, v + bpmTol}
+		return " "
+	})
+	s = reClock.ReplaceAllStringFunc(s, func(m string) string {
+		g := reClock.FindStringSubmatch(m)
+		mm, _ := strconv.Atoi(g[1])
+		ss, _ := strconv.Atoi(g[2])
+		q.Duration = around(float64(mm*60 + ss))
+		return " "
+	})
+	s = reDuration.ReplaceAllStringFunc(s, func(m string) string {
+		g := reDuration.FindStringSubmatch(m)
+		v, _ := strconv.ParseFloat(g[2], 64)
+		unit := g[3]
+		if unit == "s" && v >= 50 && math.Mod(v, 10) == 0 {
+			return m // "80s" is a decade, not a length
+		}
+		if strings.HasPrefix(unit, "m") {
+			v *= 60
+		}
+		switch g[1] {
+		case "":
+			q.Duration = around(v)
+		case "over", "more than", "longer than", "at least":
+			q.Duration = &Range{v, math.Inf(1)}
+		default:
+			q.Duration = &Range{0, v}
+		}
+		return " "
+	})
+	toks := tokens(s)
+	for i := 0; i < len(toks); i++ {
+		w := toks[i]
+		two := ""
+		if i+1 < len(toks) {
+			two = w + " " + toks[i+1]
+		}
+		switch {
+		case negators[w] && i+1 < len(toks):
+			j := i + 1
+			for j < len(toks)-1 && (stopwords[toks[j]] || toks[j] == "any") {
+				j++
+			}
+			next, two := toks[j], ""
+			if j+1 < len(toks) {
+				two = next + " " + toks[j+1]
+			}
+			switch {
+			case vocalsWords[two] != "":
+				q.NoVocals, i = true, j+1
+			case vocalsWords[next] != "" && vocalsWords[next] != catalog.VocalsInstrumental:
+				q.NoVocals, i = true, j
+			default:
+				q.Exclude, i = append(q.Exclude, concept(next)), j
+			}
+			if q.NoVocals {
+				q.Vocals = catalog.VocalsInstrumental
+			}
+		case vocalsWords[two] != "":
+			q.Vocals, i = vocalsWords[two], i+1
+		case vocalsWords[w] != "":
+			if q.Vocals == "" || q.Vocals == vocalsAny {
+				q.Vocals = vocalsWords[w]
+			}
+		case w == "short" || w == "brief":
+			q.Duration = &Range{0, 60}
+		case w == "long" || w == "lengthy":
+			q.Duration = &Range{180, math.Inf(1)}
+		case tempoWords[w] != (Range{}):
+			r := tempoWords[w]
+			if q.Tempo == nil {
+				q.Tempo = &r
+			}
+			if c := clusters[w]; c != nil { // "upbeat" is also a mood
+				q.Groups = append(q.Groups, group(c))
+			}
+		case stopwords[w]:
+		default:
+			if i+1 < len(toks) && clusters[w+"-"+toks[i+1]] != nil { // "hip hop", "laid back"
+				q.Groups, i = append(q.Groups, concept(w+"-"+toks[i+1])), i+1
+				continue
+			}
+			q.Groups = append(q.Groups, concept(w))
+		}
+	}
+	return q
+}
+
+// around is a length target with the tolerance a "30 second" request
+// allows: a fifth either way, at least 5 s.
+func around(v float64) *Range {
+	tol := max(5, v/5)
+	return &Range{max(0, v-tol), v + tol}
+}
+
+// tokens splits on anything but letters, digits, '-' and '&' (so "lo-fi"
+// and "r&b" stay whole), trimming stray hyphens.
+func tokens(s string) []string {
+	var out []string
+	for _, t := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '&'
+	}) {
+		if t = strings.Trim(t, "-&"); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// concept is a word with its cluster (also under its spelling without
+// hyphens: "lo-fi" and "lofi" are one word).
+func concept(w string) group {
+	g := group{{phrase: strings.ReplaceAll(w, "-", " "), weight: 1}}
+	c := clusters[w]
+	if c == nil {
+		c = clusters[strings.ReplaceAll(w, "-", "")]
+	}
+	return append(g, c...)
+}
+
+// MaxTextLength bounds a text or prompt: a description of music, not a
+// document (and a bound on the work one request can ask for).
+const MaxTextLength = 1000
+
+// maxGroups bounds the concepts of one request (and keeps the per-track
+// match counters in a byte).
+const maxGroups = 32
+
+// Weights of the attribute preferences against the normalized text score
+// (the best text match scores 1).
+const (
+	wAttrTempo    = 0.5
+	wAttrVocals   = 0.5
+	wAttrDuration = 0.3
+)
+
+// ByText ranks tracks for a natural-language request.
+func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result, error) {
+	const op = "search.ByText"
+	if strings.TrimSpace(text) == "" {
+		return Result{}, errs.Field(op, "text", "This field may not be blank.")
+	}
+	if utf8.RuneCountInString(text) > MaxTextLength {
+		return Result{}, errs.Field(op, "text", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxTextLength))
+	}
+	q := Understand(text, opts.BPMRange)
+	if len(q.Groups) > maxGroups { // a request, not a document: the rest adds nothing
+		q.Groups = q.Groups[:maxGroups]
+	}
+	if len(q.Exclude) > maxGroups {
+		q.Exclude = q.Exclude[:maxGroups]
+	}
+	q = ix.correct(q)
+	scores := ix.scratch(len(ix.tracks))
+	defer ix.release(scores)
+	clear(scores)
+	matched, err := ix.text.scores(ctx, q.Groups, scores)
+	if err != nil {
+		return Result{}, errs.Wrap(op, err)
+	}
+	excluded, err := ix.text.matches(ctx, q.Exclude)
+	if err != nil {
+		return Result{}, errs.Wrap(op, err)
+	}
+	var best float64
+	for _, d := range matched {
+		best = max(best, float64(scores[d]))
+	}
+	score := func(i int, text float64) (float64, bool) {
+		if excluded != nil && excluded[i] {
+			return 0, false
+		}
+		f := &ix.facets[i]
+		if q.NoVocals && hasVocals(f.vocals) {
+			return 0, false
+		}
+		s := 0.0
+		if best > 0 {
+			s = text / best
+		}
+		if q.Tempo != nil && f.tempo > 0 {
+			switch {
+			case q.Tempo.Contains(f.tempo):
+				s += wAttrTempo
+			case f.tempo >= q.Tempo.Lo-10 && f.tempo <= q.Tempo.Hi+10:
+				s += wAttrTempo / 3
+			}
+		}
+		switch q.Vocals {
+		case "":
+		case vocalsAny:
+			if hasVocals(f.vocals) {
+				s += wAttrVocals
+			}
+		case catalog.VocalsMale, catalog.VocalsFemale:
+			if f.vocals == q.Vocals {
+				s += wAttrVocals
+			} else if f.vocals == catalog.VocalsMixed {
+				s += wAttrVocals / 2
+			}
+		default:
+			if f.vocals == q.Vocals {
+				s += wAttrVocals
+			}
+		}
+		if q.Duration != nil && q.Duration.Contains(f.length) {
+			s += wAttrDuration
+		}
+		return s, true
+	}
+	put := func(i int, text float64) {
+		if s, ok := score(i, text); ok {
+			scores[i] = float32(s)
+		} else {
+			scores[i] = nan
+		}
+	}
+	if len(q.Groups) == 0 { // attributes alone: every track is a candidate
+		for i := range scores {
+			put(i, 0)
+		}
+		return ix.rank(opts, scores, nil), nil
+	}
+	for _, d := range matched { // only what matched a word
+		put(int(d), float64(scores[d]))
+	}
+	res := ix.rank(opts, scores, matched)
+	return res, nil
+}
+
+// correct replaces query words the catalog does not contain by the
+// closest word it does (with that word's cluster), or failing that asks
+// the engine for near spellings: "epik" is found as "epic", "rok" as rock.
+func (ix *Index) correct(q Query) Query {
+	fix := func(gs []group) []group {
+		for k, g := range gs {
+			w := g[0].phrase
+			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 {
+				continue
+			}
+			if c, ok := closest(w, ix.text.words); ok {
+				gs[k] = concept(c)
+			} else if len(w) >= 4 {
+				gs[k] = group{{phrase: w, weight: 1, fuzzy: true}}
+			}
+		}
+		return gs
+	}
+	q.Groups = fix(q.Groups)
+	q.Exclude = fix(q.Exclude)
+	return q
+}

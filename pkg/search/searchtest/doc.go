@@ -1,0 +1,5 @@
+// Package searchtest builds catalogs for search tests and benchmarks: the
+// demo catalog's metadata (genre, subgenre, mood, tempo, vocals — the
+// parameters its audio is generated from) without rendering audio, with
+// optional synthetic feature vectors.
+package searchtest
