@@ -26,6 +26,7 @@ import (
 	"musiccatalog/pkg/outside/acrcloud"
 	"musiccatalog/pkg/outside/acrcloud/acrfake"
 	"musiccatalog/pkg/recognition"
+	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/workflow"
 )
 
@@ -124,7 +125,8 @@ func newTaskFixture(t *testing.T) *taskFixture {
 		t.Fatal(err)
 	}
 	f.svc, err = recognition.New(recognition.Config{Store: d.Store, Blob: d.Blob, Catalog: d.Catalog, Workflow: noStart{},
-		Decoder: decode.Decoder{FFmpegPath: "ffmpeg"}, Outside: out, Log: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+		Decoder: decode.Decoder{FFmpegPath: "ffmpeg"}, Outside: out, Vectorizer: search.AudioVectorizer{},
+		Log: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,6 +293,11 @@ func runExternalEvents(t *testing.T, dir string) {
 	for _, s := range j.Segments {
 		if s.Internal != nil && !*s.Internal && s.ExternalLabel != nil && *s.ExternalLabel == "Epidemic Sound" && s.ID == nil && *s.Cleared == false {
 			found = true
+			// Outside music is not cleared: catalog tracks that sound
+			// like it are suggested instead.
+			if len(s.Suggestions) == 0 {
+				t.Errorf("outside segment without suggestions: %+v", s)
+			}
 		}
 	}
 	if !found {

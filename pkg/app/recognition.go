@@ -14,6 +14,7 @@ import (
 	"musiccatalog/pkg/outside"
 	"musiccatalog/pkg/outside/acrcloud"
 	"musiccatalog/pkg/recognition"
+	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/workflow"
 	"musiccatalog/pkg/workflow/localworkflow"
 	"musiccatalog/pkg/workflow/sfnworkflow"
@@ -46,6 +47,7 @@ func (d *Deps) newRecognition(wf workflow.Starter) error {
 		Store: d.Store, Blob: d.Blob, Catalog: d.Catalog, Workflow: wf, Clock: d.Clock, Log: d.Log,
 		Decoder: decode.Decoder{FFmpegPath: d.Config.FFmpegPath}, Outside: out,
 		DefaultDailyCap: int64(d.Config.RecognitionDailyCap), Fingerprints: d.Fingerprints,
+		Vectorizer: search.AudioVectorizer{},
 	})
 	return err
 }
@@ -91,3 +93,6 @@ func (d *Deps) awsWorkflows(client *sfn.Client) error {
 		recognition.Machine: os.Getenv("RECOGNITION_STATE_MACHINE_ARN"),
 	}))
 }
+
+// The outside tier's suggestions come from search's similarity.
+var _ recognition.Vectorizer = search.AudioVectorizer{}

@@ -1,15 +1,13 @@
 package recognition
 
 import (
-	"cmp"
 	"context"
 	"math"
-	"slices"
 
 	"musiccatalog/pkg/audio"
-	"musiccatalog/pkg/audio/features"
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/search"
 )
 
 // MaxSuggestions per not-cleared segment (interface.md §8).
@@ -141,33 +139,18 @@ func coverOf(t *catalog.Track) any {
 }
 
 // suggest returns up to MaxSuggestions tracks the plan covers, most
-// similar to seed by feature vector (cosine), never the track exclude.
+// similar to seed by sound (the by-id similarity of package search), never
+// the track exclude.
 func suggest(cat *catalog.Catalog, plan string, seed []float32, exclude string) []Suggestion {
 	if len(seed) == 0 {
 		return []Suggestion{}
 	}
-	type scored struct {
-		t *catalog.Track
-		s float64
-	}
-	var best []scored
-	for _, t := range cat.Tracks() {
-		if t.ID == exclude || len(t.Features) != len(seed) || !catalog.Covers(plan, t) {
-			continue
-		}
-		c := scored{t, features.Cosine(seed, t.Features)}
-		i, _ := slices.BinarySearchFunc(best, c, func(a, b scored) int {
-			return cmp.Or(cmp.Compare(b.s, a.s), cmp.Compare(a.t.ID, b.t.ID))
-		})
-		if i < MaxSuggestions {
-			best = slices.Insert(best, i, c)
-			best = best[:min(len(best), MaxSuggestions)]
-		}
-	}
-	out := make([]Suggestion, len(best))
-	for i, b := range best {
-		out[i] = Suggestion{ID: b.t.ID, Name: b.t.DisplayName(), Artist: SuggestionArtist{
-			Name: b.t.Artist.Name, Slug: b.t.Artist.Slug, Path: "/artists/" + b.t.Artist.Slug + "/",
+	covered := func(t *catalog.Track) bool { return catalog.Covers(plan, t) }
+	similar := search.Similar(cat, seed, covered, exclude, MaxSuggestions)
+	out := make([]Suggestion, len(similar))
+	for i, t := range similar {
+		out[i] = Suggestion{ID: t.ID, Name: t.DisplayName(), Artist: SuggestionArtist{
+			Name: t.Artist.Name, Slug: t.Artist.Slug, Path: "/artists/" + t.Artist.Slug + "/",
 		}}
 	}
 	return out

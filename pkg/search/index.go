@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"musiccatalog/pkg/audio/features"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/errs"
 )
@@ -199,9 +198,8 @@ func (ix *Index) ByAudio(q AudioQuery, opts Options) (Result, error) {
 	var vec []float32
 	tempo := q.TempoHint
 	if q.Features != nil {
-		sc := ix.cat.FeatureScaler()
-		if len(q.Features.Vector) > 0 && len(q.Features.Vector) == len(sc.Mean) && ix.sim.dim == len(sc.Mean) {
-			vec = features.Scaler{Mean: sc.Mean, Std: sc.Std}.Apply(q.Features.Vector)
+		if v := StandardVector(ix.cat, q.Features.Vector); len(v) == ix.sim.dim {
+			vec = v
 		}
 		if q.Features.Tempo > 0 {
 			tempo = q.Features.Tempo

@@ -1,9 +1,12 @@
 package search
 
 import (
+	"context"
+	"errors"
 	"math"
 	"strings"
 
+	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/features"
 	"musiccatalog/pkg/catalog"
 )
@@ -159,4 +162,33 @@ func Similar(cat *catalog.Catalog, seed []float32, keep func(*catalog.Track) boo
 		out[k] = cat.Tracks()[c.i]
 	}
 	return out
+}
+
+// StandardVector places a raw descriptor vector (features.Features.Vector)
+// in cat's similarity space, where it compares by cosine with the tracks'
+// Features; nil when the catalog has no scaler of that dimension.
+func StandardVector(cat *catalog.Catalog, raw []float32) []float32 {
+	sc := cat.FeatureScaler()
+	if len(raw) == 0 || len(raw) != len(sc.Mean) {
+		return nil
+	}
+	return features.Scaler{Mean: sc.Mean, Std: sc.Std}.Apply(raw)
+}
+
+// AudioVectorizer analyzes audio and places it in a catalog's similarity
+// space: recognition's Vectorizer, which suggests catalog alternatives to
+// outside music.
+type AudioVectorizer struct{}
+
+// Vector analyzes pcm (features.Analyze) and standardizes the result.
+func (AudioVectorizer) Vector(_ context.Context, cat *catalog.Catalog, pcm audio.PCM) ([]float32, error) {
+	f, err := features.Analyze(pcm)
+	if err != nil {
+		return nil, err
+	}
+	v := StandardVector(cat, f.Vector)
+	if v == nil {
+		return nil, errors.New("search: the catalog has no feature scaler for this analysis")
+	}
+	return v, nil
 }
