@@ -23,35 +23,42 @@ func BenchmarkDevserverAuthenticatedGET(b *testing.B) {
 	client := &http.Client{Transport: tr}
 	url := srv.URL + "/api/v4/allowlist/channels/"
 
-	const clients = 32
+	get := func(int) (int, error) {
+		req, _ := http.NewRequest("GET", url, nil)
+		req.Header.Set("Authorization", "Bearer "+creds.Partner.Key)
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, nil
+	}
+	b.ResetTimer()
+	runLoad(b, 32, get)
+}
+
+// runLoad makes b.N requests from the given number of concurrent clients
+// (do(i) makes request i and returns its status, which must be 200) and
+// reports throughput and latency percentiles.
+func runLoad(b *testing.B, clients int, do func(i int) (int, error)) {
 	var mu sync.Mutex
 	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	start := time.Now()
-	var wg sync.WaitGroup
-	work := make(chan struct{}, b.N)
-	for range b.N {
-		work <- struct{}{}
+	work := make(chan int, b.N)
+	for i := range b.N {
+		work <- i
 	}
 	close(work)
+	start := time.Now()
+	var wg sync.WaitGroup
 	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			local := make([]time.Duration, 0, b.N/clients+1)
-			req, _ := http.NewRequest("GET", url, nil)
-			req.Header.Set("Authorization", "Bearer "+creds.Partner.Key)
-			for range work {
+			for i := range work {
 				t0 := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Errorf("status %d", resp.StatusCode)
+				st, err := do(i)
+				if err != nil || st != 200 {
+					b.Errorf("request %d: status %d: %v", i, st, err)
 					return
 				}
 				local = append(local, time.Since(t0))
@@ -59,7 +66,7 @@ func BenchmarkDevserverAuthenticatedGET(b *testing.B) {
 			mu.Lock()
 			lat = append(lat, local...)
 			mu.Unlock()
-		}()
+		})
 	}
 	wg.Wait()
 	elapsed := time.Since(start)

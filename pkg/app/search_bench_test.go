@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -71,46 +69,7 @@ func BenchmarkSearchByText10k(b *testing.B) {
 	build := time.Since(t0)
 	queries := searchBenchQueries(2000)
 
-	const clients = 32
-	var mu sync.Mutex
-	lat := make([]time.Duration, 0, b.N)
-	work := make(chan int, b.N)
-	for i := range b.N {
-		work <- i
-	}
-	close(work)
 	b.ResetTimer()
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Go(func() {
-			local := make([]time.Duration, 0, b.N/clients+1)
-			for i := range work {
-				t1 := time.Now()
-				st, err := get(queries[i%len(queries)], i)
-				if err != nil || st != 200 {
-					b.Errorf("status %d: %v", st, err)
-					return
-				}
-				local = append(local, time.Since(t1))
-			}
-			mu.Lock()
-			lat = append(lat, local...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	b.StopTimer()
-	slices.Sort(lat)
-	pct := func(p float64) float64 {
-		if len(lat) == 0 {
-			return 0
-		}
-		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
-	}
-	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
-	b.ReportMetric(pct(0.50), "p50_ms")
-	b.ReportMetric(pct(0.99), "p99_ms")
+	runLoad(b, 32, func(i int) (int, error) { return get(queries[i%len(queries)], i) })
 	b.ReportMetric(build.Seconds(), "s-first-search")
 }
