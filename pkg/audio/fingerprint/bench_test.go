@@ -28,9 +28,15 @@ import (
 //	go test ./pkg/audio/fingerprint/ -run '^$' -bench BenchmarkAccuracy -benchtime 1x -timeout 60m
 //
 // Knobs: AUDIO_BENCH_CLIPS (clips per condition, default 100),
+// AUDIO_BENCH_VIDEOS (multi-song timeline videos, default 40: 320 song
+// boundaries, enough to tell 95 % from 93 %; 10 gave 80, where one boundary
+// moves the figure by 1.25 points),
+// AUDIO_BENCH_ONLY=timeline (only the timelines: no clip table, no 100-h
+// index – about half a minute once the cache is warm), AUDIO_BENCH_SEED,
 // AUDIO_BENCH_CACHE (where decoded tracks and generated clips are cached,
 // default $TMPDIR/musiccatalog-audiobench), AUDIO_BENCH_VERBOSE=1 (score
-// distributions). Nothing generated is written inside the repository.
+// distributions, every timeline boundary off by more than 1 s and every
+// spurious stretch). Nothing generated is written inside the repository.
 
 const musicDir = "/usr/share/games/wesnoth/1.16/data/core/music"
 
@@ -99,7 +105,21 @@ func writeF32(path string, s []float32) error {
 }
 
 func loadTracks(tb testing.TB) []benchTrack {
-	paths := requireMusic(tb)
+	return loadPaths(tb, requireMusic(tb))
+}
+
+// loadNamed loads whole tracks by name (without .ogg), in the given order.
+func loadNamed(tb testing.TB, names ...string) []benchTrack {
+	requireMusic(tb)
+	paths := make([]string, len(names))
+	for i, n := range names {
+		paths[i] = filepath.Join(musicDir, n+".ogg")
+	}
+	return loadPaths(tb, paths)
+}
+
+// loadPaths decodes tracks at the analysis rate, caching the PCM.
+func loadPaths(tb testing.TB, paths []string) []benchTrack {
 	dir := cacheDir(tb)
 	dec := decode.Decoder{}
 	out := make([]benchTrack, len(paths))
@@ -313,7 +333,7 @@ func BenchmarkAccuracy(b *testing.B) {
 			}
 		}
 	}
-	timelineReport(b, tracks, part, envInt("AUDIO_BENCH_VIDEOS", 10), &report)
+	timelineReport(b, tracks, part, envInt("AUDIO_BENCH_VIDEOS", 40), &report)
 	if only != "timeline" {
 		big100h(b, tracks, &report)
 	}

@@ -60,7 +60,12 @@ type Block struct {
 func Detect(pcm audio.PCM, opts Options) []audio.Range {
 	o := opts.withDefaults()
 	blocks := Analyze(pcm, o)
-	return ranges(blocks, blockSeconds(pcm.Rate), o)
+	out := ranges(blocks, blockSeconds(pcm.Rate), o)
+	// The last block is usually partial: a range must not outlast the audio.
+	if n := len(out); n > 0 {
+		out[n-1].EndMs = min(out[n-1].EndMs, pcm.Duration().Milliseconds())
+	}
+	return out
 }
 
 // Analyze computes the evidence for every one-second block.

@@ -94,3 +94,16 @@ func TestRealMusic(t *testing.T) {
 		}
 	}
 }
+
+// TestRangesWithinAudio: music to the very end of a recording whose length
+// is not a whole number of blocks ends with the recording, not after it.
+func TestRangesWithinAudio(t *testing.T) {
+	p := audiotest.KeyPiece(rate, 20.7, 2, false, 1)
+	rs := musicdetect.Detect(p, musicdetect.Options{})
+	if len(rs) == 0 {
+		t.Fatal("no music found")
+	}
+	if end, max := rs[len(rs)-1].EndMs, p.Duration().Milliseconds(); end > max || end < max-1000 {
+		t.Errorf("last range ends at %d ms, the audio at %d ms", end, max)
+	}
+}

@@ -7,4 +7,8 @@
 // spectral peaks persist (notes are held for hundreds of milliseconds;
 // speech harmonics glide and stop every syllable) – then smooths the
 // decisions and merges them into ranges. A steady test tone is not music.
+//
+// Known limit: the persistence cue weighs peaks by energy, so music under
+// louder speech – background music under narration – is mostly called not
+// music (BenchmarkSpeechOverMusic measures it).
 package musicdetect

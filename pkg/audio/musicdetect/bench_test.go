@@ -1,0 +1,103 @@
+package musicdetect_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/audiotest"
+	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/audio/musicdetect"
+)
+
+// BenchmarkSpeechOverMusic measures detection on real music with spoken
+// narration over it, the case recognition meets in vlogs and documentaries:
+//
+//	go test ./pkg/audio/musicdetect/ -run '^$' -bench SpeechOverMusic -benchtime 1x
+//
+// The speech is espeak-ng's (formant synthesis: a stand-in for a voice, with
+// real syllable rhythm, pauses and gliding pitch), the music wesnoth's. It
+// prints the share of one-second blocks called music for music alone, speech
+// alone, and speech with the music under it at several levels.
+func BenchmarkSpeechOverMusic(b *testing.B) {
+	const dir = "/usr/share/games/wesnoth/1.16/data/core/music/"
+	tracks := []string{"battle", "elvish-theme", "knolls", "wanderer", "northerners", "love_theme", "underground", "revelation"}
+	if _, err := os.Stat(dir + tracks[0] + ".ogg"); err != nil {
+		b.Skip("wesnoth-1.16-music not installed")
+	}
+	if _, err := exec.LookPath("espeak-ng"); err != nil {
+		b.Skip("espeak-ng not installed")
+	}
+	voices := []string{"en-us", "en-gb", "en-us+f3", "en-gb-scotland", "en-us+m4", "en-gb-x-rp+f2", "en-029", "en-us+f5"}
+	tmp := b.TempDir()
+	var speech, music []audio.PCM
+	for i, v := range voices {
+		wav := filepath.Join(tmp, fmt.Sprintf("s%d.wav", i))
+		text := narration[i%len(narration)]
+		if out, err := exec.Command("espeak-ng", "-v", v, "-s", "165", "-w", wav, text).CombinedOutput(); err != nil {
+			b.Fatalf("espeak-ng: %v %s", err, out)
+		}
+		p, err := decode.Decoder{}.DecodeFile(context.Background(), wav)
+		if err != nil {
+			b.Fatal(err)
+		}
+		speech = append(speech, p)
+		m, err := decode.Decoder{}.DecodeWindow(context.Background(), dir+tracks[i]+".ogg", 20, p.Seconds())
+		if err != nil {
+			b.Fatal(err)
+		}
+		music = append(music, m)
+	}
+	share := func(p audio.PCM) float64 {
+		rs := musicdetect.Detect(p, musicdetect.Options{})
+		var s float64
+		for _, r := range rs {
+			s += float64(r.EndMs-r.StartMs) / 1000
+		}
+		return s / p.Seconds()
+	}
+	var report strings.Builder
+	fmt.Fprintf(&report, "\nmusic detection, %d pairs of narration (espeak-ng, %d voices) and wesnoth music, share of time called music:\n", len(voices), len(voices))
+	row := func(name string, f func(i int) audio.PCM) {
+		var sum, lo float64 = 0, 1
+		for i := range voices {
+			v := share(f(i))
+			sum += v
+			lo = math.Min(lo, v)
+		}
+		fmt.Fprintf(&report, "  %-34s mean %.2f  worst %.2f\n", name, sum/float64(len(voices)), lo)
+	}
+	row("music alone", func(i int) audio.PCM { return music[i] })
+	row("speech alone (want 0)", func(i int) audio.PCM { return speech[i] })
+	for _, db := range []float64{0, -6, -12, -18} {
+		row(fmt.Sprintf("speech + music at %+g dB", db), func(i int) audio.PCM {
+			return mix(speech[i], music[i], db)
+		})
+	}
+	fmt.Print(report.String())
+}
+
+// mix adds m to s with m's RMS db relative to s's.
+func mix(s, m audio.PCM, db float64) audio.PCM {
+	g := s.RMS() / m.RMS() * math.Pow(10, db/20)
+	out := audiotest.Concat(s)
+	for i := range out.Samples {
+		if i < len(m.Samples) {
+			out.Samples[i] += float32(g) * m.Samples[i]
+		}
+	}
+	return out
+}
+
+var narration = []string{
+	"Welcome back to the channel. Today we are hiking up to the old lighthouse on the northern cape. The trail starts behind the harbour, climbs through the pine forest, and then follows the cliffs for about three kilometres. Watch your footing here, the rocks are still wet from last night's rain.",
+	"In the spring of eighteen seventy two, the first settlers arrived in the valley. They built their houses from the stone of the river bed, and within a decade the village had a school, a mill and a small church. Much of what you see today dates from that time.",
+	"Okay, so the first thing you want to do is preheat the oven to two hundred degrees. While that warms up, take a large bowl and mix the flour, the salt and the yeast. Then add the water slowly, a little at a time, and keep stirring until the dough comes together.",
+	"The results of the survey were surprising. Almost two thirds of the people we asked said they would rather take the train than fly, even if the journey took twice as long. The reasons they gave were comfort, the view, and the feeling of actually travelling.",
+}
