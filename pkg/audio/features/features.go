@@ -3,6 +3,7 @@ package features
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/dsp"
@@ -25,6 +26,9 @@ type Features struct {
 	EnergyHop float64   `json:"energy_hop"`
 	// Sections split the track where its harmony or level changes.
 	Sections []Section `json:"sections"`
+	// ChromaCurve is what Chroma returns, kept from the analysis for
+	// highlights.FindIn; too large to serialize.
+	ChromaCurve [][12]float64 `json:"-"`
 
 	Chroma    [12]float64       `json:"chroma"`
 	MFCCMean  [NumMFCC]float64  `json:"mfcc_mean"`
@@ -86,7 +90,9 @@ func Analyze(pcm audio.PCM) (Features, error) {
 	}
 	f := Features{Duration: pcm.Seconds()}
 	fr := stft(pcm)
-	f.Tempo, f.Beats = Tempo(pcm)
+	// One onset envelope serves tempo and onset rate (each detrends its own copy).
+	env, fps := onsetEnvelope(pcm)
+	f.Tempo, f.Beats = tempoOf(slices.Clone(env), fps)
 	chroma := chromagram(fr)
 	f.Chroma = meanChroma(chroma)
 	f.Key, f.KeyConfidence = keyOf(f.Chroma)
@@ -94,8 +100,9 @@ func Analyze(pcm audio.PCM) (Features, error) {
 	f.EnergyHop = EnergyHop
 	f.Energy = EnergyCurve(pcm)
 	f.Sections = sections(chroma, f.Energy, fr)
+	f.ChromaCurve = poolChroma(chroma, pcm.Rate)
 	spectral(&f, fr)
-	f.OnsetRate = onsetRate(pcm)
+	f.OnsetRate = onsetRate(env, fps, pcm.Seconds())
 	f.Vector = vector(&f)
 	return f, nil
 }

@@ -157,5 +157,3 @@ func abs(x int) int {
 	}
 	return x
 }
-
-func sortFloats(s []float64) { slices.Sort(s) }

@@ -80,20 +80,64 @@ func spectral(ft *Features, f frames) {
 }
 
 // bandContrast is the dB difference between the strongest and weakest
-// fifth of a band's bins (peaks versus valleys).
+// fifth of a band's bins (peaks versus valleys). It reorders p, the
+// caller's scratch buffer: no allocation per frame.
 func bandContrast(p []float64) float64 {
 	if len(p) < 5 {
 		return 0
 	}
-	s := append([]float64(nil), p...)
-	sortFloats(s)
-	q := len(s) / 5
+	q := len(p) / 5
+	selectKth(p, q)              // p[:q] are the q weakest bins
+	selectKth(p[q:], len(p)-2*q) // and p[len-q:] the q strongest
 	var lo, hi float64
 	for i := range q {
-		lo += s[i]
-		hi += s[len(s)-1-i]
+		lo += p[i]
+		hi += p[len(p)-1-i]
 	}
 	return db(hi/float64(q)) - db(lo/float64(q))
+}
+
+// selectKth reorders s so that s[:k] holds its k smallest values (in no
+// particular order) and s[k:] the rest: quickselect, linear on average.
+func selectKth(s []float64, k int) {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		// Median of three as the pivot keeps sorted input linear.
+		mid := lo + (hi-lo)/2
+		if s[mid] < s[lo] {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[hi] < s[mid] {
+			s[hi], s[mid] = s[mid], s[hi]
+		}
+		pivot := s[mid]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		// Now s[lo..j] <= pivot <= s[i..hi].
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 type tap struct {

@@ -46,7 +46,11 @@ func onsetEnvelope(p audio.PCM) ([]float64, float64) {
 // weighted towards 120 BPM (a log-Gaussian prior, as listeners tap), and
 // lays a beat grid at the phase that collects the most onset strength.
 func Tempo(p audio.PCM) (bpm float64, beats []float64) {
-	env, fps := onsetEnvelope(p)
+	return tempoOf(onsetEnvelope(p))
+}
+
+// tempoOf is Tempo on an onset envelope (which it modifies).
+func tempoOf(env []float64, fps float64) (bpm float64, beats []float64) {
 	// Remove the local mean so sustained loudness does not bias lags.
 	detrend(env, int(fps))
 	minLag, maxLag := int(fps*60/maxBPM), int(math.Ceil(fps*60/minBPM))
@@ -96,7 +100,7 @@ func Tempo(p audio.PCM) (bpm float64, beats []float64) {
 	// Frame i spans samples from i·hop. An onset enters the window at its
 	// end and the flux peaks where the Hann window rises fastest, three
 	// quarters of the way in: frame start + 3N/4 is the onset time.
-	centre := float64(3*onsetFFT/4) / float64(p.Rate)
+	centre := float64(3*onsetFFT/4) / (fps * onsetHop) // fps·hop is the sample rate
 	// Each predicted beat snaps to the strongest onset within a tenth of a
 	// period, and the next is predicted from there, so the grid follows
 	// the music instead of drifting with the tempo's rounding.
@@ -130,8 +134,8 @@ func detrend(x []float64, w int) {
 
 // onsetRate counts onsets per second: peaks of the detrended envelope
 // above a quarter of its strongest values, at least 50 ms apart.
-func onsetRate(p audio.PCM) float64 {
-	env, fps := onsetEnvelope(p)
+// It modifies env.
+func onsetRate(env []float64, fps, seconds float64) float64 {
 	detrend(env, int(fps/2))
 	var mx float64
 	for _, v := range env {
@@ -149,5 +153,5 @@ func onsetRate(p audio.PCM) float64 {
 			last = i
 		}
 	}
-	return float64(n) / p.Seconds()
+	return float64(n) / seconds
 }

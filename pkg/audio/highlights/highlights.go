@@ -40,14 +40,19 @@ const (
 
 // Find returns up to Max non-overlapping regions, strongest first.
 func Find(pcm audio.PCM, opts Options) []Region {
+	return FindIn(features.Chroma(pcm), features.EnergyCurve(pcm), opts)
+}
+
+// FindIn is Find on an analysis already made: chroma as features.Chroma
+// and energy as features.EnergyCurve return them (features.Analyze keeps
+// both), so a caller that analyzed the track does not pay for them twice.
+func FindIn(chroma [][12]float64, energy []float64, opts Options) []Region {
 	if opts.Duration <= 0 {
 		opts.Duration = 15
 	}
 	if opts.Max <= 0 {
 		opts.Max = 3
 	}
-	chroma := features.Chroma(pcm)
-	energy := features.EnergyCurve(pcm)
 	n := min(len(chroma), len(energy))
 	if n == 0 {
 		return nil

@@ -32,7 +32,7 @@ type Analyzer interface {
 }
 
 // Engine is the Analyzer of the audio engine: features.Analyze for tempo,
-// key, loudness and the descriptor vector, highlights.Find for the hooks.
+// key, loudness and the descriptor vector, highlights.FindIn for the hooks.
 type Engine struct{}
 
 var _ Analyzer = Engine{}
@@ -60,7 +60,7 @@ func (Engine) Analyze(ctx context.Context, pcm audio.PCM) (Analysis, error) {
 	}
 	a := Analysis{Tempo: f.Tempo, Key: f.Key, Vector: f.Vector,
 		Energy: math.Max(0, math.Min(1, (f.Loudness-quietLUFS)/(loudLUFS-quietLUFS)))}
-	for _, r := range highlights.Find(pcm, highlights.Options{}) {
+	for _, r := range highlights.FindIn(f.ChromaCurve, f.Energy, highlights.Options{}) {
 		a.Highlights = append(a.Highlights, catalog.Region{Offset: r.Offset, Duration: r.Duration})
 	}
 	return a, nil
