@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -209,7 +210,7 @@ func TestSoundtrackUploadAndRetrieve(t *testing.T) {
 	}
 
 	// The presigned flow for large files: upload-url, PUT, create by key.
-	r = c.Do(apitest.Request{Method: "POST", Path: soundtrackPath + "upload-url/", JSON: map[string]any{"filename": "big.mp4", "content_length": len(video)}})
+	r = c.Do(apitest.Request{Method: "POST", Path: soundtrackPath + "upload-url/", JSON: map[string]any{"filename": "Mein Vidéo (1).mp4", "content_length": len(video)}})
 	if r.Status != 201 {
 		t.Fatalf("upload-url: %d %s", r.Status, r.Body)
 	}
@@ -223,8 +224,28 @@ func TestSoundtrackUploadAndRetrieve(t *testing.T) {
 		t.Fatalf("PUT: %v %v", resp, err)
 	}
 	r = c.Do(apitest.Request{Method: "POST", Path: soundtrackPath, JSON: map[string]any{"storage_key": key}})
-	if m := r.Map(t); r.Status != 201 || m["source_value"] != hash || m["source_type"] != "file" {
+	if m := r.Map(t); r.Status != 201 || m["source_value"] != hash || m["source_type"] != "file" || m["source_title"] != "Mein Vidéo (1).mp4" {
 		t.Errorf("create by storage_key: %d %s", r.Status, r.Body)
+	}
+	// A second PUT to the same upload URL does not change the video made
+	// from it: its media is kept under its content hash.
+	req, _ = http.NewRequest("PUT", putURL.String(), bytes.NewReader(bytes.Repeat([]byte{0}, len(video))))
+	req.Header.Set("Content-Type", up["content_type"].(string))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("second PUT: %v %v", resp, err)
+	}
+	if m := r.Map(t); m["file"] != nil {
+		fileURL, _ := url.Parse(m["file"].(string))
+		fileURL.Host = srv.Host
+		resp, err := http.Get(fileURL.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !bytes.Equal(got, video) {
+			t.Errorf("the video's file changed with the upload key (%d bytes, status %d)", len(got), resp.StatusCode)
+		}
 	}
 	if r := c.Do(apitest.Request{Method: "POST", Path: soundtrackPath + "upload-url/", JSON: map[string]any{"filename": "big.mp4", "content_length": 60_000_001}}); r.Status != 400 || r.Map(t)["content_length"] == nil {
 		t.Errorf("upload-url over 60 MB: %d %s", r.Status, r.Body)
@@ -238,7 +259,7 @@ func TestSoundtrackUploadAndRetrieve(t *testing.T) {
 	if r := get(id, "Bearer "+creds.Partner.Key); r.Status != 200 || r.Map(t)["source_value"] != hash || r.Map(t)["file"] == nil {
 		t.Errorf("creator: %d %s", r.Status, r.Body)
 	}
-	if r := get(id, ""); r.Status != 401 {
+	if r := get(id, ""); r.Status != 403 {
 		t.Errorf("anonymous on a private video: %d", r.Status)
 	}
 	_, otherKey, err := d.Identity.CreateClient(ctx, identity.NewClient{Name: "Other", Plan: identity.PlanCommercial})

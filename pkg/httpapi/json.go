@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 
 	"musiccatalog/pkg/errs"
 )
@@ -51,7 +52,7 @@ func DecodeJSON(r *http.Request, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return errs.Field(op, te.Field, "Invalid type: expected "+te.Type.String()+".")
+			return errs.Field(op, te.Field, "Invalid type: expected "+jsonTypeName(te.Type)+".")
 		}
 		return errs.E(op, errs.Invalid, "JSON parse error - "+err.Error())
 	}
@@ -59,3 +60,26 @@ func DecodeJSON(r *http.Request, v any) error {
 }
 
 func isJSONSuffix(mt string) bool { return len(mt) > 5 && mt[len(mt)-5:] == "+json" }
+
+// jsonTypeName names what a Go field accepts in JSON terms, for clients
+// that never see our Go types.
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	default:
+		return "an object"
+	}
+}

@@ -206,6 +206,9 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 		StorageKey *string         `json:"storage_key"`
 		File       json.RawMessage `json:"file"`
 	}
+	if r.ContentLength == 0 { // no body at all: neither was sent
+		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
+	}
 	if err := DecodeJSON(r, &in); err != nil {
 		return recognition.SourceRef{}, err
 	}

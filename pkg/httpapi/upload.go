@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
@@ -34,17 +35,24 @@ type uploadPolicy struct {
 // keeps one partner from using another's upload.
 func uploadKey(prefix, clientID, filename string) string {
 	base := path.Base(strings.ReplaceAll(filename, "\\", "/"))
-	safe := strings.Map(func(r rune) rune {
+	// Letters of any script, digits, spaces and plain punctuation survive,
+	// so the name a client gave comes back as the video's source_title;
+	// anything a URL, a shell or S3's event encoding treats specially does not.
+	safe := []rune(strings.Map(func(r rune) rune {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+		case unicode.IsLetter(r), unicode.IsDigit(r), strings.ContainsRune(" .-_()", r):
 			return r
 		}
 		return '_'
-	}, base)
+	}, base))
 	if len(safe) > 100 {
 		safe = safe[len(safe)-100:]
 	}
-	return prefix + clientID + "/" + ids.NewUUID() + "/" + safe
+	name := strings.TrimSpace(string(safe))
+	if name == "" || name == "." || name == ".." {
+		name = "upload"
+	}
+	return prefix + clientID + "/" + ids.NewUUID() + "/" + name
 }
 
 type uploadURLRequest struct {

@@ -177,7 +177,7 @@ func (s *Service) Create(ctx context.Context, p *identity.Principal, in CreateIn
 	case in.StorageKey != nil:
 		err = s.fromStorageKey(ctx, &v, p.Client.ID, *in.StorageKey)
 	default:
-		err = s.fromUpload(ctx, &v, in.File, mediaKey(in.File.Hash, path.Ext(in.File.Name)), true)
+		err = s.fromUpload(ctx, &v, in.File, mediaKey(in.File.Hash, path.Ext(in.File.Name)))
 	}
 	if err != nil {
 		return Video{}, err
@@ -192,8 +192,8 @@ func (s *Service) Create(ctx context.Context, p *identity.Principal, in CreateIn
 func mediaKey(hash, ext string) string { return mediaPrefix + hash + strings.ToLower(ext) }
 
 // fromUpload analyzes a spooled file (unless its content was analyzed
-// before), stores the media when store is set, and fills v.
-func (s *Service) fromUpload(ctx context.Context, v *Video, u *Upload, key string, storeMedia bool) error {
+// before), stores the media under key, and fills v.
+func (s *Service) fromUpload(ctx context.Context, v *Video, u *Upload, key string) error {
 	const op = "soundtrack.fromUpload"
 	a, err := s.cachedAnalysis(ctx, fileValueKey(u.Hash), kindFull)
 	if err != nil {
@@ -201,18 +201,16 @@ func (s *Service) fromUpload(ctx context.Context, v *Video, u *Upload, key strin
 			return err
 		}
 	}
-	if storeMedia {
-		// Written even when the key exists: the write restarts the
-		// bucket's lifecycle clock, so the media outlives this record.
-		f, err := os.Open(u.path)
-		if err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-		err = s.blob.Put(ctx, key, f, u.Size, u.ContentType)
-		f.Close()
-		if err != nil {
-			return errs.Wrap(op, err)
-		}
+	// Written even when the key exists: the write restarts the bucket's
+	// lifecycle clock, so the media outlives this record.
+	f, err := os.Open(u.path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	err = s.blob.Put(ctx, key, f, u.Size, u.ContentType)
+	f.Close()
+	if err != nil {
+		return errs.Wrap(op, err)
 	}
 	if err := s.putAnalysis(ctx, fileValueKey(u.Hash), kindFull, u.Hash, key, a); err != nil {
 		return errs.Wrap(op, err)
@@ -246,7 +244,10 @@ func (s *Service) fromStorageKey(ctx context.Context, v *Video, clientID, key st
 		return errs.Wrap(op, err)
 	}
 	defer u.Close()
-	return s.fromUpload(ctx, v, u, key, false)
+	// The media is stored under its content hash, as a multipart upload's
+	// is: the upload URL stays valid for a while, and a second PUT to it
+	// must not change what this video's file and source_value stand for.
+	return s.fromUpload(ctx, v, u, mediaKey(u.Hash, path.Ext(key)))
 }
 
 // fromLink analyzes a YouTube video (once per video) and fills v.
