@@ -9,8 +9,10 @@
 // compliance_check) in the same store transaction that creates the queued
 // job, then starts the workflow named Machine with the job id as the
 // execution name. Concurrent submits at the cap never exceed it; a job
-// that cannot be created takes nothing; a pipeline that cannot be started
-// fails the job (start_failed) and gives the unit back.
+// that cannot be created takes nothing; a job that ends failed – whatever
+// the cause, a corrupt upload or a pipeline that cannot be started
+// included – gives its unit back to its submit day's count, so only
+// completed jobs count against the cap.
 //
 // # Pipeline
 //

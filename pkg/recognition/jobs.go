@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/quota"
 	"musiccatalog/pkg/store"
 )
 
@@ -131,7 +132,7 @@ func (s *Service) updateActive(ctx context.Context, id string, set map[string]an
 
 // finalize ends an active job: status, its attributes, the expiry, and
 // off the active index, in one conditional write.
-func (s *Service) finalize(ctx context.Context, id string, set map[string]any) error {
+func (s *Service) finalize(ctx context.Context, id string, set map[string]any) (store.Item, error) {
 	now := s.clock.Now()
 	set[attrUpdated] = store.UnixNano(now)
 	set[attrCompleted] = store.UnixNano(now)
@@ -141,9 +142,20 @@ func (s *Service) finalize(ctx context.Context, id string, set map[string]any) e
 		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
 		ExpiresAt: &exp,
 	}
-	_, err := s.st.Update(ctx, store.Jobs, jobKey(id), u, store.And(store.Exists(), active()))
+	it, err := s.st.Update(ctx, store.Jobs, jobKey(id), u, store.And(store.Exists(), active()))
 	if errors.Is(err, store.ErrConditionFailed) {
-		return errInactive
+		return store.Item{}, errInactive
 	}
-	return err
+	return it, err
+}
+
+// refund gives back the daily quota unit of a job that just ended failed
+// (its submit day's unit): a job that produced no result costs nothing.
+// The caller's conditional write made the job end exactly once, so the
+// unit comes back at most once; a crash between the two keeps it taken.
+func (s *Service) refund(ctx context.Context, job store.Item) {
+	client, created := job.Str(attrClient), job.Time(attrCreated)
+	if err := s.quota.GiveBack(context.WithoutCancel(ctx), QuotaScope, client, quota.Daily, created); err != nil {
+		s.log.Error("giving back the quota unit of a failed job", "job", job.PK, "err", err)
+	}
 }

@@ -205,12 +205,9 @@ func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceR
 	job.Source.ETag = normETag(src.ETag)
 	if err := s.start(ctx, job.ID); err != nil {
 		s.log.Error("recognition pipeline did not start", "job", job.ID, "err", err)
-		// Nothing will run: end the job visibly and give the unit back.
+		// Nothing will run: end the job visibly (which gives the unit back).
 		if ferr := s.Fail(context.WithoutCancel(ctx), job.ID, CodeStartFailed, detailStartFailed); ferr != nil {
 			s.log.Error("failing an unstarted job", "job", job.ID, "err", ferr)
-		}
-		if qerr := s.quota.GiveBack(context.WithoutCancel(ctx), QuotaScope, p.Client.ID, quota.Daily, now); qerr != nil {
-			s.log.Error("giving back the quota of an unstarted job", "job", job.ID, "err", qerr)
 		}
 		return Job{}, &errs.Error{Op: op, Kind: errs.Unavailable, Detail: "Recognition is temporarily unavailable; try again shortly.", Err: err}
 	}
@@ -259,7 +256,7 @@ func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 	s.log.Warn("failing a stale recognition job", "job", r.ID, "status", r.Status, "updated", r.updatedAt)
 	now := s.clock.Now()
 	exp := now.Add(s.retention)
-	_, err := s.st.Update(ctx, store.Jobs, jobKey(r.ID), store.Update{
+	it, err := s.st.Update(ctx, store.Jobs, jobKey(r.ID), store.Update{
 		Set: map[string]any{attrStatus: StatusFailed, attrErrorCode: CodeTimeout, attrDetail: detailTimeout,
 			attrUpdated: store.UnixNano(now), attrCompleted: store.UnixNano(now)},
 		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
@@ -268,6 +265,9 @@ func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 	if errors.Is(err, store.ErrConditionFailed) {
 		return nil
 	}
+	if err == nil {
+		s.refund(ctx, it)
+	}
 	return err
 }
 
@@ -275,12 +275,13 @@ func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 // doc) and a client-facing detail. A job already completed or failed is
 // left as it is.
 func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) error {
-	err := s.finalize(ctx, jobID, map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail})
+	it, err := s.finalize(ctx, jobID, map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail})
 	if errors.Is(err, errInactive) {
 		return nil
 	}
 	if err == nil {
 		s.log.Info("recognition job failed", "job", jobID, "error_code", errorCode)
+		s.refund(ctx, it)
 	}
 	return err
 }

@@ -273,6 +273,9 @@ func TestAJobThatStoppedProgressingFailsWhenRead(t *testing.T) {
 	if err != nil || got.Status != recognition.StatusFailed || got.ErrorCode != recognition.CodeTimeout {
 		t.Fatalf("stale job = %+v, %v", got, err)
 	}
+	if u, _ := quota.New(e.st, e.clock).Peek(ctx, "compliance_check", "c1", quota.Daily, 5); u.Used != 0 {
+		t.Errorf("quota used = %d after the job timed out", u.Used)
+	}
 }
 
 func TestRecoverRestartsThenFailsInterruptedJobs(t *testing.T) {
@@ -325,6 +328,13 @@ func TestCatchPathRecordsTheErrorCode(t *testing.T) {
 		got, _ := e.svc.Get(ctx, "c1", job.ID)
 		if got.Status != recognition.StatusFailed || got.ErrorCode != tc.code || !strings.Contains(got.Detail, tc.detailHas) {
 			t.Errorf("%s: job = %+v", tc.caught, got)
+		}
+		// A failed job costs no quota, and a repeated catch refunds nothing more.
+		if _, err := e.svc.HandleTask(ctx, recognition.FnFinish, json.RawMessage(in)); err != nil {
+			t.Fatal(err)
+		}
+		if u, _ := quota.New(e.st, e.clock).Peek(ctx, "compliance_check", "c1", quota.Daily, 5); u.Used != 0 {
+			t.Errorf("%s: quota used = %d after the job failed", tc.caught, u.Used)
 		}
 	}
 }

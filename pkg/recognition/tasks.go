@@ -192,7 +192,7 @@ func (s *Service) Finish(ctx context.Context, jobID string) error {
 	if err != nil {
 		return err
 	}
-	err = s.finalize(ctx, jobID, map[string]any{attrStatus: StatusCompleted, attrResult: body})
+	_, err = s.finalize(ctx, jobID, map[string]any{attrStatus: StatusCompleted, attrResult: body})
 	if err == nil {
 		s.log.Info("recognition job completed", "job", jobID, "segments", len(segs))
 	}
