@@ -245,6 +245,14 @@ func runExtractEvents(t *testing.T, dir string) {
 	if err == nil || workflow.ErrorName(err) != "JobError" || !strings.HasPrefix(err.Error(), recognition.CodeCorruptMedia+": ") {
 		t.Errorf("garbage video: %v (%s)", err, workflow.ErrorName(err))
 	}
+	// A one-second clip is too short to say anything about, rather than
+	// a video without music.
+	short := recognition.UploadPrefix + f.principal.Client.ID + "/short.wav"
+	f.put(t, short, wavBytes(t, audiotest.Tone(22050, 1, 440, 0.3)))
+	err = f.invoke(t, recognition.FnExtract, files["task-input.json"], f.submit(t, short))
+	if err == nil || workflow.ErrorName(err) != "JobError" || !strings.HasPrefix(err.Error(), recognition.CodeTooShort+": ") {
+		t.Errorf("one-second clip: %v (%s)", err, workflow.ErrorName(err))
+	}
 }
 
 func runMatchEvents(t *testing.T, dir string) {

@@ -145,9 +145,17 @@ func New(cfg Config) (*Service, error) {
 		// Decode a second more than allowed, to tell "too long" from "just fits".
 		s.decoder.MaxSeconds = s.maxSeconds + 1
 	}
+	if s.decoder.MinSeconds <= 0 {
+		// Shorter audio cannot be told apart from chance matches: it
+		// fails as too_short instead of completing as "no music".
+		s.decoder.MinSeconds = MinAudioSeconds
+	}
 	s.quota = quota.New(s.st, s.clock)
 	return s, nil
 }
+
+// MinAudioSeconds is the shortest video audio a job analyzes.
+const MinAudioSeconds = 2.0
 
 // TaskInput is the input of every task of the state machine.
 type TaskInput struct {
