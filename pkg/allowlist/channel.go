@@ -23,6 +23,9 @@ type platform struct {
 	idRE *regexp.Regexp
 	// fromPath extracts the channel id from a channel page path's segments.
 	fromPath func(segs []string) (string, bool)
+	// caseSensitive reports whether the platform tells ids apart by case
+	// (YouTube's UC… ids); handles and user names are not.
+	caseSensitive func(id string) bool
 }
 
 var (
@@ -36,7 +39,8 @@ var (
 
 // platforms are the supported providers, keyed by their lowercase name.
 var platforms = map[string]platform{
-	"youtube": {hosts: []string{"youtube.com", "m.youtube.com"}, idRE: youtubeID,
+	"youtube": {hosts: []string{"youtube.com", "m.youtube.com", "music.youtube.com"}, idRE: youtubeID,
+		caseSensitive: func(id string) bool { return !strings.HasPrefix(id, "@") },
 		fromPath: func(s []string) (string, bool) {
 			switch {
 			case len(s) >= 2 && s[0] == "channel":
@@ -77,6 +81,16 @@ func first(res map[string]bool) func([]string) (string, bool) {
 	}
 }
 
+// IdentityOf is the form of a channel id that tells channels apart: ids
+// the platform reads without regard to case are lower-cased, so
+// "@GoogleDevelopers" and "@googledevelopers" are one channel.
+func IdentityOf(provider, channelID string) string {
+	if p, ok := platforms[provider]; ok && p.caseSensitive != nil && p.caseSensitive(channelID) {
+		return channelID
+	}
+	return strings.ToLower(channelID)
+}
+
 // Providers lists the supported provider names, for error messages.
 func Providers() []string {
 	return []string{"facebook", "instagram", "tiktok", "twitch", "vimeo", "youtube"}
@@ -94,6 +108,9 @@ func ParseChannelURL(raw string) (provider, channelID string, err error) {
 		if s != "" {
 			segs = append(segs, s)
 		}
+	}
+	if (host == "facebook.com" || host == "m.facebook.com") && len(segs) == 1 && segs[0] == "profile.php" {
+		segs = []string{u.Query().Get("id")} // numeric profile ids live in the query
 	}
 	for name, p := range platforms {
 		for _, h := range p.hosts {

@@ -108,7 +108,7 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	c := Channel{
 		// The id is derived from owner and channel so that a retried add
 		// names the same entry.
-		ID:        ids.NameUUID("allowlist", o.partition()+"\x00"+provider+"\x00"+channelID),
+		ID:        ids.NameUUID("allowlist", o.partition()+"\x00"+provider+"\x00"+IdentityOf(provider, channelID)),
 		ChannelID: channelID, Name: name, Provider: provider, ImageURL: in.ImageURL,
 	}
 	body, _ := json.Marshal(c)

@@ -114,6 +114,10 @@ func TestAllowlistAddListRemove(t *testing.T) {
 	if again.ID != first.ID {
 		t.Errorf("retry made a new entry: %s vs %s", again.ID, first.ID)
 	}
+	// Handles are case-insensitive on YouTube: the same channel.
+	if folded := add(map[string]string{"url": "https://www.youtube.com/@googledevelopers"}, nil, 200); folded.ID != first.ID {
+		t.Errorf("@googledevelopers made a second entry: %s vs %s", folded.ID, first.ID)
+	}
 	for i := range 4 {
 		add(map[string]string{"provider": "twitch", "channel_id": fmt.Sprintf("streamer_%d", i)}, nil, 201)
 	}
