@@ -112,6 +112,10 @@ func TestSearchByText(t *testing.T) {
 		if tr.IsFree == tr.Restricted || tr.AudioURL != "/api/v4/stream/"+tr.ID+"/?type=track" {
 			t.Errorf("presentation of %+v", tr)
 		}
+		// A subscriber or enterprise track is not free, marked restricted or not.
+		if ct, ok := cat.Track(tr.ID); ok && tr.IsFree != catalog.Covers("free", ct) {
+			t.Errorf("%s (%s, restricted %v): is_free %v", tr.ID, ct.AccessTier, ct.Restricted, tr.IsFree)
+		}
 	}
 	if p.DidYouMean != nil || p.PlaylistSearch == nil || p.PlaylistSearch.IDs == nil || len(p.PlaylistSearch.IDs) != 0 {
 		t.Errorf("did_you_mean %v playlist_search %v", p.DidYouMean, p.PlaylistSearch)
@@ -255,8 +259,8 @@ func TestSearchFilters(t *testing.T) {
 		{[]string{"tempo__terms", "slow__medium"}, func(t *catalog.Track) bool { return *t.Tempo < catalog.TempoFastFrom }},
 		{[]string{"bpm__range", "100__120"}, func(t *catalog.Track) bool { return *t.Tempo >= 100 && *t.Tempo <= 120 }},
 		{[]string{"duration__range", "60__120"}, func(t *catalog.Track) bool { return t.Length >= 60 && t.Length <= 120 }},
-		{[]string{"restricted", "True"}, func(t *catalog.Track) bool { return t.Restricted }},
-		{[]string{"restricted", "false"}, func(t *catalog.Track) bool { return !t.Restricted }},
+		{[]string{"restricted", "True"}, func(t *catalog.Track) bool { return t.IsRestricted() }},
+		{[]string{"restricted", "false"}, func(t *catalog.Track) bool { return !t.IsRestricted() }},
 		{[]string{"artist__contains", "the"}, func(t *catalog.Track) bool { return strings.Contains(strings.ToLower(t.Artist.Name), "the") }},
 		{[]string{"title__contains", strings.ToUpper(word)}, func(t *catalog.Track) bool {
 			return strings.Contains(strings.ToLower(t.DisplayName()), strings.ToLower(word))

@@ -23,6 +23,11 @@ func Visible(plan string, t *Track) bool {
 	return t.AccessTier != TierEnterprise || plan == planEnterprise
 }
 
+// IsRestricted is the search shape's `restricted` (§2.1): the track needs
+// a paid tier – its access tier is above free, or it is marked restricted.
+// Its inverse is `is_free`: usable without a paid tier (Covers "free").
+func (t *Track) IsRestricted() bool { return t.Restricted || t.AccessTier != TierFree }
+
 // Covers reports whether plan's subscription covers the track: what
 // recognition reports as `cleared` and what downloads allow (§5).
 func Covers(plan string, t *Track) bool {

@@ -171,11 +171,11 @@ func (a *API) searchTrack(h search.Hit) searchTrackJSON {
 	}
 	return searchTrackJSON{
 		ID: t.ID, Name: t.DisplayName(), Artist: artistJSON{t.Artist.Name, t.Artist.Slug},
-		Length: t.Length, Tempo: t.Tempo, IsExplicit: t.IsExplicit, IsFree: !t.Restricted,
+		Length: t.Length, Tempo: t.Tempo, IsExplicit: t.IsExplicit, IsFree: !t.IsRestricted(),
 		AudioURL: StreamPath(t.ID), GenreName: t.Genre, SubgenreName: t.Subgenre,
 		MoodName: t.Mood, SecondaryMoodName: t.SecondaryMood, Vocals: catalog.VocalsLabel(t.Vocals),
 		HasStems: t.HasStems(), Cover: t.Cover, ReleaseDate: t.ReleaseDate, ShortURL: a.ShortURL(t.ShortID),
-		Restricted: t.Restricted, Highlights: hl,
+		Restricted: t.IsRestricted(), Highlights: hl,
 	}
 }
 

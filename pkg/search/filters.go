@@ -199,7 +199,7 @@ func facetsOf(t *catalog.Track) facets {
 		mood: strings.ToLower(t.Mood), mood2: strings.ToLower(t.SecondaryMood),
 		title: strings.ToLower(t.DisplayName()), rawTitle: strings.ToLower(t.Name),
 		artist: strings.ToLower(t.Artist.Name), artistSlug: strings.ToLower(t.Artist.Slug),
-		vocals: t.Vocals, length: float64(t.Length), restricted: t.Restricted,
+		vocals: t.Vocals, length: float64(t.Length), restricted: t.IsRestricted(),
 	}
 	if t.Tempo != nil {
 		f.tempo = *t.Tempo
