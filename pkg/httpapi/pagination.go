@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"errors"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -21,20 +23,34 @@ func ParsePage(r *http.Request, defaultLimit, maxLimit int) (PageParams, error) 
 	q := r.URL.Query()
 	p := PageParams{Limit: defaultLimit}
 	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
+		n, ok := nonNegative(s)
+		if !ok || n < 1 {
 			return p, errs.Field(op, "limit", "Ensure this value is a positive integer.")
 		}
 		p.Limit = min(n, maxLimit)
 	}
 	if s := q.Get("offset"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
+		n, ok := nonNegative(s)
+		if !ok {
 			return p, errs.Field(op, "offset", "Ensure this value is an integer greater than or equal to 0.")
 		}
 		p.Offset = n
 	}
 	return p, nil
+}
+
+// nonNegative parses a non-negative decimal integer; one too large for an
+// int saturates (a limit of 10^20 is clamped like 101, an offset that far
+// is past every list) instead of being called malformed.
+func nonNegative(s string) (int, bool) {
+	n, err := strconv.ParseInt(s, 10, 0)
+	if errors.Is(err, strconv.ErrRange) && s[0] != '-' {
+		return math.MaxInt32, true // far past any list, and offset+limit cannot overflow
+	}
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return int(n), true
 }
 
 // absoluteURL is the request's own URL as the client addressed it.

@@ -136,6 +136,16 @@ func TestPageLinksKeepOtherParameters(t *testing.T) {
 	if pp, _ := ParsePage(httptest.NewRequest("GET", "/x/?limit=1000", nil), 20, 100); pp.Limit != 100 {
 		t.Errorf("limit not clamped: %d", pp.Limit)
 	}
+	// Beyond an int: clamped like any large limit, an offset past every list.
+	pp, err = ParsePage(httptest.NewRequest("GET", "/x/?limit=100000000000000000000&offset=100000000000000000000", nil), 20, 100)
+	if err != nil || pp.Limit != 100 || pp.Offset <= 0 || pp.Offset+pp.Limit <= 0 {
+		t.Errorf("huge limit and offset: %+v, %v", pp, err)
+	}
+	for _, q := range []string{"limit=-100000000000000000000", "offset=-100000000000000000000"} {
+		if _, err := ParsePage(httptest.NewRequest("GET", "/x/?"+q, nil), 20, 100); !errs.Is(err, errs.Invalid) {
+			t.Errorf("%s: err %v, want invalid", q, err)
+		}
+	}
 }
 
 func deref(s *string) string {
