@@ -116,8 +116,20 @@ func TestFilterListings(t *testing.T) {
 		g := g.(map[string]any)
 		counts[g["value"].(string)] = g["tracks"].(float64)
 	}
-	if counts["Rock"] != 3 || counts["Jazz"] != 3 || counts["Electronic"] != 2 {
+	total := func(m map[string]any) (n float64) {
+		for _, g := range m["genres"].(map[string]any)["values"].([]any) {
+			n += g.(map[string]any)["tracks"].(float64)
+		}
+		return n
+	}
+	// Anonymous callers count only what they can find: the enterprise-only
+	// track is left out; an enterprise key sees all 8.
+	if total(m) != 7 || counts["Rock"]+counts["Jazz"]+counts["Electronic"] != 7 {
 		t.Errorf("genre counts %v", counts)
+	}
+	ent := c.Do(apitest.Request{Method: "GET", Path: "/api/v4/search/ai/filters/", Header: map[string]string{"Authorization": "Bearer " + creds.Partner.Key}})
+	if total(ent.Map(t)) != 8 || ent.Header.Get("ETag") == r.Header.Get("ETag") || !strings.HasPrefix(ent.Header.Get("Cache-Control"), "private") {
+		t.Errorf("enterprise filters: %s %v", ent.Body, ent.Header)
 	}
 	bpm := m["bpm"].(map[string]any)["values"].([]any)[0].(map[string]any)["value"].([]any)
 	if bpm[0] != float64(60) || bpm[1] != float64(130) {
@@ -151,7 +163,7 @@ func TestFilterListings(t *testing.T) {
 }
 
 func TestStreamAndWaveform(t *testing.T) {
-	d, _ := newTestDeps(t)
+	d, creds := newTestDeps(t)
 	cat := publishTestCatalog(t, d)
 	c := apitest.New(t, d.LocalHandler())
 	tr := cat.Tracks()
@@ -179,11 +191,21 @@ func TestStreamAndWaveform(t *testing.T) {
 	for path, status := range map[string]int{
 		"/api/v4/stream/" + tr[0].ID + "/?type=video":         400,
 		"/api/v4/stream/" + tr[3].ID + "/":                    404, // enterprise-only, anonymous caller
-		"/api/v4/stream/" + tr[2].ID + "/?type=soundfx":       404,
-		"/api/v4/stream/" + tr[2].Stems[0].ID + "/?type=stem": 302,
+		"/api/v4/stream/" + tr[2].ID + "/?type=soundfx":       403, // sound effects need an account with them
+		"/api/v4/stream/" + tr[2].Stems[0].ID + "/?type=stem": 401, // stems need a key
 	} {
 		if r := c.Do(apitest.Request{Method: "GET", Path: path}); r.Status != status {
 			t.Errorf("%s: %d, want %d", path, r.Status, status)
+		}
+	}
+	key := map[string]string{"Authorization": "Bearer " + creds.Partner.Key}
+	for path, status := range map[string]int{
+		"/api/v4/stream/" + tr[2].ID + "/?type=soundfx":       404,
+		"/api/v4/stream/" + tr[2].Stems[0].ID + "/?type=stem": 302,
+		"/api/v4/stream/" + tr[3].ID + "/":                    302, // the enterprise key sees it
+	} {
+		if r := c.Do(apitest.Request{Method: "GET", Path: path, Header: key}); r.Status != status {
+			t.Errorf("%s with a key: %d, want %d", path, r.Status, status)
 		}
 	}
 

@@ -194,7 +194,8 @@ type Catalog struct {
 	sfx       map[string]*SoundFX
 	stems     map[string]stemOf
 	segKeys   []string
-	filters   TrackFilters
+	filters   TrackFilters // every track: what an enterprise plan sees
+	shared    TrackFilters // the tracks every other plan sees
 	sfxFilter SoundFXFilters
 }
 
@@ -271,6 +272,7 @@ func build(c Contents, version string) (*Catalog, error) {
 		}
 	}
 	cat.filters = trackFilters(c.Tracks)
+	cat.shared = trackFilters(slices.DeleteFunc(slices.Clone(c.Tracks), func(t *Track) bool { return !Visible("", t) }))
 	cat.sfxFilter = soundFXFilters(c.SoundFX)
 	return cat, nil
 }
@@ -323,9 +325,23 @@ func (c *Catalog) Contents() Contents {
 	}
 }
 
-// TrackFilters are the values of the music search filters (§2.9, §4.2),
-// computed once per snapshot.
-func (c *Catalog) TrackFilters() TrackFilters { return c.filters }
+// TrackFilters are the values of the music search filters (§2.9, §4.2)
+// over the tracks plan can see (Visible), so counts never reveal hidden
+// tracks; computed once per snapshot.
+func (c *Catalog) TrackFilters(plan string) TrackFilters {
+	if plan == planEnterprise {
+		return c.filters
+	}
+	return c.shared
+}
+
+// AllTrackFilters are the filter values over every track, hidden ones
+// included (what validation of a filter value accepts).
+func (c *Catalog) AllTrackFilters() TrackFilters { return c.filters }
+
+// FiltersShared reports whether plan sees the filters every plan without
+// enterprise access sees (a response that shared caches may keep).
+func FiltersShared(plan string) bool { return plan != planEnterprise }
 
 // SoundFXFilters are the values of the sound-effect search filters.
 func (c *Catalog) SoundFXFilters() SoundFXFilters { return c.sfxFilter }

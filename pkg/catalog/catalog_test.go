@@ -136,7 +136,7 @@ func TestFilterListings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := cat.TrackFilters()
+	f := cat.AllTrackFilters()
 	want := catalog.TrackFilters{
 		Genres:    []catalog.ValueCount{{"Electronic", 2}, {"Jazz", 2}, {"Rock", 2}},
 		Subgenres: []catalog.ValueCount{{"Electronic Sub", 2}, {"Jazz Sub", 2}, {"Rock Sub", 2}},
@@ -159,7 +159,7 @@ func TestFilterListings(t *testing.T) {
 		t.Fatalf("sound effect filters\n got %+v\nwant %+v", sf, wantSFX)
 	}
 	empty, _ := catalog.New(catalog.Contents{})
-	if f := empty.TrackFilters(); f.BPM != [2]float64{} || len(f.Genres) != 0 || f.Tempo != nil {
+	if f := empty.AllTrackFilters(); f.BPM != [2]float64{} || len(f.Genres) != 0 || f.Tempo != nil {
 		t.Fatalf("empty catalog filters %+v", f)
 	}
 }

@@ -55,11 +55,21 @@ func (a *API) trackFilters(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", filterCacheControl)
-	if notModified(w, r, `"tracks-`+c.Version()+`"`) {
+	// Counts cover only the tracks the caller may see, so the answer
+	// depends on the key: shared caches keep the common one, keyed by it.
+	plan := planOf(p)
+	w.Header().Set("Vary", "Authorization")
+	etag := `"tracks-` + c.Version() + `"`
+	if catalog.FiltersShared(plan) {
+		w.Header().Set("Cache-Control", filterCacheControl)
+	} else {
+		w.Header().Set("Cache-Control", "private, max-age=300")
+		etag = `"tracks-all-` + c.Version() + `"`
+	}
+	if notModified(w, r, etag) {
 		return nil
 	}
-	f := c.TrackFilters()
+	f := c.TrackFilters(plan)
 	WriteJSON(w, http.StatusOK, map[string]filterValues{
 		"genres": counted(f.Genres, "tracks"), "subgenres": counted(f.Subgenres, "tracks"),
 		"moods": counted(f.Moods, "tracks"), "tempo": plain(f.Tempo), "vocals": plain(f.Vocals),
@@ -69,7 +79,11 @@ func (a *API) trackFilters(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) soundFXFilters(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.SFX(r); err != nil {
+	p, err := a.SFX(r)
+	if err != nil {
+		return err
+	}
+	if err := a.Throttle(r, p); err != nil {
 		return err
 	}
 	c, err := a.currentCatalog(r.Context())

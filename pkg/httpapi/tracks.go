@@ -143,6 +143,18 @@ func (a *API) stream(w http.ResponseWriter, r *http.Request) error {
 	if !assetTypes[kind] {
 		return errs.Field(op, "type", "\""+kind+"\" is not a valid choice; use track, soundfx or stem.")
 	}
+	// Track previews are public, as search results are; stems are a
+	// partner's material and sound effects need an account with them on.
+	switch kind {
+	case "stem":
+		if p == nil {
+			return errs.E(op, errs.Unauthenticated, msgMissingToken)
+		}
+	case "soundfx":
+		if p, err = a.SFX(r); err != nil {
+			return err
+		}
+	}
 	c, err := a.currentCatalog(r.Context())
 	if err != nil {
 		return err
@@ -201,7 +213,12 @@ func (a *API) waveform(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer rc.Close()
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "public, max-age=86400")
+	if as.track != nil && !catalog.Visible("", as.track) {
+		// Only some keys may see it: a shared cache must not keep it.
+		w.Header().Set("Cache-Control", "private, max-age=86400")
+	} else {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+	}
 	if attrs.ETag != "" && notModified(w, r, `"`+attrs.ETag+`"`) {
 		return nil
 	}

@@ -294,7 +294,7 @@ func knownValues(c *catalog.Catalog) map[string][]string {
 		}
 		return out
 	}
-	tf := c.TrackFilters()
+	tf := c.AllTrackFilters()
 	return maps.Collect(func(yield func(string, []string) bool) {
 		_ = yield("genre", names(tf.Genres)) && yield("subgenre", names(tf.Subgenres)) && yield("mood", names(tf.Moods))
 	})

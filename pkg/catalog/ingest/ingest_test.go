@@ -452,7 +452,7 @@ func TestIngestWesnoth(t *testing.T) {
 	ix := segmentIndex(t, bs, c)
 	matchClip(t, bs, ix, victory2, 6, 10)
 	matchClip(t, bs, ix, defeat, 1, 6)
-	if f := c.TrackFilters(); len(f.Genres) != 1 || f.Genres[0].Count != 3 || f.Duration != [2]float64{5, 21} {
+	if f := c.AllTrackFilters(); len(f.Genres) != 1 || f.Genres[0].Count != 3 || f.Duration != [2]float64{5, 21} {
 		t.Fatalf("filters %+v", f)
 	}
 	again := run(t, ingest.Options{Blob: bs}, wesnothManifest)
