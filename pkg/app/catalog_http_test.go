@@ -63,8 +63,17 @@ func TestTrackDetail(t *testing.T) {
 	if _, m = get("/api/v4/de-AT/tracks/"+tracks[0].ID+"/", ""); m["genre_name"] != "Rock (de)" {
 		t.Errorf("de-AT does not fall back to de: %v", m["genre_name"])
 	}
-	if _, m = get("/api/v4/fr/tracks/"+tracks[0].ID+"/", ""); m["genre_name"] != "Rock" {
-		t.Errorf("unknown locale does not fall back to the base language: %v", m["genre_name"])
+	if r, m := get("/api/v4/fr/tracks/"+tracks[0].ID+"/", ""); m["genre_name"] != "Rock" || r.Header.Get("Content-Language") != "en" {
+		t.Errorf("unknown locale does not fall back to the base language: %v (%s)", m["genre_name"], r.Header.Get("Content-Language"))
+	}
+	// Locale codes are case-insensitive and take "_" too.
+	for _, loc := range []string{"DE", "de_at", "De-at"} {
+		if r, m := get("/api/v4/"+loc+"/tracks/"+tracks[0].ID+"/", ""); m["genre_name"] != "Rock (de)" || r.Header.Get("Content-Language") != "de" {
+			t.Errorf("%s: %v (%s)", loc, m["genre_name"], r.Header.Get("Content-Language"))
+		}
+	}
+	if r, m := get("/api/v4/english/tracks/"+tracks[0].ID+"/", ""); r.Status != 404 || m["detail"] != `Unknown language code "english".` {
+		t.Errorf("malformed locale: %d %v", r.Status, m)
 	}
 	if _, m = get("/api/v4/en/tracks/"+tracks[1].ID+"/", ""); m["name"] != "Sakura Drive (Instrumental)" || m["jp_title"] != "Sakura Drive -JP" || m["album"] != nil {
 		t.Errorf("-JP title: name %v jp_title %v album %v", m["name"], m["jp_title"], m["album"])

@@ -64,11 +64,45 @@ func (t *Track) JPTitle() string {
 	return t.DisplayName()
 }
 
-// localeRE accepts "en", "de", "pt-BR", "zh-Hant" style codes.
-var localeRE = regexp.MustCompile(`^[a-z]{2,3}([-_][A-Za-z0-9]{2,4})?$`)
+// localeRE accepts "en", "de", "pt-BR", "zh-Hant", "es-419" in any case,
+// with "-" or "_".
+var localeRE = regexp.MustCompile(`^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}|[A-Za-z]{2}|[0-9]{3}))?$`)
+
+// CanonicalLocale returns s in the canonical form of BCP 47 ("pt_br" →
+// "pt-BR", "EN" → "en", "zh-hant" → "zh-Hant"), or false when s is not
+// shaped like a locale code. Translations are stored under canonical keys.
+func CanonicalLocale(s string) (string, bool) {
+	m := localeRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	out := strings.ToLower(m[1])
+	switch sub := m[2]; len(sub) {
+	case 0:
+	case 4: // script
+		out += "-" + strings.ToUpper(sub[:1]) + strings.ToLower(sub[1:])
+	default: // region
+		out += "-" + strings.ToUpper(sub)
+	}
+	return out, true
+}
 
 // ValidLocale reports whether s is shaped like a locale code.
-func ValidLocale(s string) bool { return localeRE.MatchString(s) }
+func ValidLocale(s string) bool { _, ok := CanonicalLocale(s); return ok }
+
+// Language is the locale whose texts Localized(locale) gives: locale
+// when the track has a translation for it or for its language, else the
+// base language "en" (what Content-Language should say).
+func (t *Track) Language(locale string) string {
+	lang, _, _ := strings.Cut(locale, "-")
+	if _, ok := t.Translations[locale]; ok {
+		return locale
+	}
+	if _, ok := t.Translations[lang]; ok {
+		return lang
+	}
+	return "en"
+}
 
 // Localized returns the translatable fields in locale, falling back field by
 // field to the language without region ("pt-BR" → "pt") and then to the
@@ -76,7 +110,7 @@ func ValidLocale(s string) bool { return localeRE.MatchString(s) }
 func (t *Track) Localized(locale string) Translation {
 	out := Translation{Genre: t.Genre, Subgenre: t.Subgenre, Mood: t.Mood,
 		SecondaryMood: t.SecondaryMood, Description: t.Description}
-	lang, _, _ := strings.Cut(strings.ReplaceAll(locale, "_", "-"), "-")
+	lang, _, _ := strings.Cut(locale, "-")
 	for _, l := range []string{lang, locale} { // the more specific wins
 		tr, ok := t.Translations[l]
 		if !ok {

@@ -95,9 +95,9 @@ func (a *API) trackDetail(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	locale := r.PathValue("language")
-	if !catalog.ValidLocale(locale) {
-		return errs.E(op, errs.NotFound, "Unknown language code \""+locale+"\".")
+	locale, ok := catalog.CanonicalLocale(r.PathValue("language"))
+	if !ok {
+		return errs.E(op, errs.NotFound, "Unknown language code \""+r.PathValue("language")+"\".")
 	}
 	c, err := a.currentCatalog(r.Context())
 	if err != nil {
@@ -124,7 +124,7 @@ func (a *API) trackDetail(w http.ResponseWriter, r *http.Request) error {
 		out.Album = &albumJSON{ID: al.ID, Name: al.Name, Slug: al.Slug, URL: al.URL, Blurhash: al.Blurhash,
 			AllImageSizes: map[string]string{"small": al.Images.Small, "medium": al.Images.Medium, "large": al.Images.Large}}
 	}
-	w.Header().Set("Content-Language", locale)
+	w.Header().Set("Content-Language", t.Language(locale))
 	WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -255,11 +255,16 @@ func (p *parser) track(c *checker, r *Track) *Asset {
 	if len(r.Translations) > 0 {
 		t.Translations = make(map[string]catalog.Translation, len(r.Translations))
 		for loc, tr := range r.Translations {
-			if !catalog.ValidLocale(loc) {
+			canon, ok := catalog.CanonicalLocale(loc)
+			if !ok {
 				c.bad("translations."+loc, "not a locale code such as de, ja or pt-BR")
 				continue
 			}
-			t.Translations[loc] = tr
+			if _, dup := t.Translations[canon]; dup {
+				c.bad("translations."+loc, "%s is given twice", canon)
+				continue
+			}
+			t.Translations[canon] = tr
 		}
 	}
 	a := &Asset{Line: line, Track: t, Audio: p.audio(c, "audio", r.Audio)}
