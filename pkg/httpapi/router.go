@@ -128,6 +128,13 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.unmatched(rec, r, h)
 		return
 	}
+	if f, ok := r.URL.Query()["format"]; ok && (len(f) != 1 || f[0] != "json") {
+		// interface.md §4.4: `format` is reserved for content negotiation;
+		// JSON is the only format, and other values are 404 before any
+		// endpoint runs.
+		WriteJSON(rec, http.StatusNotFound, Detail{"Not found: the only format is json."})
+		return
+	}
 	rt.mux.ServeHTTP(rec, r) // through the mux, which sets the path values
 }
 

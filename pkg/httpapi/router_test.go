@@ -79,6 +79,9 @@ func TestRouterShapes(t *testing.T) {
 		{"GET", "/fail/", "", 500, "detail"},
 		{"GET", "/fields/", "", 400, "limit"},
 		{"GET", "/coded/", "", 422, "error_code"},
+		{"GET", "/things/?format=json", "", 200, "ok"},
+		{"GET", "/things/?format=xml", "", 404, "detail"}, // §4.4: reserved, unknown values 404
+		{"GET", "/things/?format=", "", 404, "detail"},
 	}
 	for _, c := range cases {
 		w := serve(rt, c.method, c.path, c.body)
