@@ -78,6 +78,9 @@ func q(kv ...string) string {
 	return v.Encode()
 }
 
+// anyUUID is a well-formed track id no track has.
+const anyUUID = "00000000-0000-4000-8000-000000000000"
+
 const (
 	byText   = "/api/v4/search/ai/by-text/?"
 	byPrompt = "/api/v4/search/ai/by-prompt/?"
@@ -197,9 +200,26 @@ func TestSearchValidation(t *testing.T) {
 		byPrompt + q("text", "x", "bpm_range", "abc"):         {"bpm_range"},
 		byPrompt + q("text", "x", "highlights", "yes please"): {"highlights"},
 		byID: {"track_id"},
-		byID + q("track_id", "x", "bpm_range", "101"):        {"bpm_range"},
-		byID + q("track_id", "x", "prioritise_bpm", "maybe"): {"prioritise_bpm"},
-		byID + q("track_id", "x", "input_id_type", "other"):  {"input_id_type"},
+		byID + q("track_id", anyUUID, "bpm_range", "101"):        {"bpm_range"},
+		byID + q("track_id", anyUUID, "prioritise_bpm", "maybe"): {"prioritise_bpm"},
+		byID + q("track_id", "x", "input_id_type", "other"):      {"input_id_type"},
+		// A client id that is not a UUID cannot name a track: 400, named
+		// together with the other bad parameters.
+		byID + q("track_id", "not-a-uuid"):                    {"track_id"},
+		byID + q("track_id", "x", "bpm_range", "101"):         {"track_id", "bpm_range"},
+		byID + q("track_id", anyUUID, "genre", "Metal"):       {"genre"},
+		byID + q("track_id", "QZDMO1200001", "mood", "Angry"): {"track_id"},
+		// Filter values the catalog does not have and that are no typo of
+		// one it has (§7.2 "invalid filter value").
+		byText + q("text", "x", "genre", "Metal"):                       {"genre"},
+		byText + q("text", "x", "mood", "Angry"):                        {"mood"},
+		byText + q("text", "x", "subgenre", strings.Repeat("x", 5000)):  {"subgenre"},
+		byText + q("text", "x", "genre__terms", "rock__Metal"):          {"genre__terms"},
+		byPrompt + q("text", "x", "mood__terms", "Happy__Angry"):        {"mood__terms"},
+		byText + q("text", "x", "genre", "Metal", "tempo", "superfast"): {"tempo"}, // parse errors answer first
+		// Text that is not text.
+		byText + q("text", "rock\x00"):   {"text"},
+		byPrompt + q("text", "\xff\xfe"): {"text"},
 	} {
 		r := c.Do(apitest.Request{Method: "GET", Path: path})
 		m := r.Map(t)
@@ -218,6 +238,11 @@ func TestSearchValidation(t *testing.T) {
 	}
 	if m := c.Do(apitest.Request{Method: "GET", Path: byText + q("text", "x", "tempo", "fastt")}).Map(t); !strings.Contains(m["tempo"].([]any)[0].(string), `"fast"`) {
 		t.Errorf("no suggestion in %v", m)
+	}
+	// An unknown genre names the valid values and where they are listed.
+	m := c.Do(apitest.Request{Method: "GET", Path: byText + q("text", "x", "genre", "Metal")}).Map(t)
+	if msg := m["genre"].([]any)[0].(string); !strings.Contains(msg, "Rock") || !strings.Contains(msg, "/api/v4/search/ai/filters/") {
+		t.Errorf("genre=Metal message %q", msg)
 	}
 	// limit is clamped to 100, as the listings do.
 	if _, p := getPage(t, c, byText+q("text", "music", "limit", "500"), ""); len(p.Results) != 100 {
@@ -315,7 +340,7 @@ func TestSearchFilters(t *testing.T) {
 	}
 	// did_you_mean for values that look like typos; the filter itself
 	// stays exact.
-	r, p := getPage(t, c, byText+q("text", text, "genre", "rok", "mood__terms", "hapy__Calm", "subgenre", "zzzzzz"), "")
+	r, p := getPage(t, c, byText+q("text", text, "genre", "rok", "mood__terms", "hapy__Calm"), "")
 	if r.Status != 200 || len(p.Results) != 0 || p.DidYouMean["genre"] != "Rock" || p.DidYouMean["mood__terms"] != "Happy__Calm" || len(p.DidYouMean) != 2 {
 		t.Errorf("did_you_mean: %d %s", r.Status, r.Body)
 	}
@@ -437,7 +462,7 @@ func TestSearchByID(t *testing.T) {
 	if r, p := getPage(t, c, byID+q("track_id", seed.ShortID, "input_id_type", "system", "limit", "1"), ""); r.Status != 200 || len(p.Results) != 1 || p.Results[0].ID == seed.ID {
 		t.Errorf("system id: %d %s", r.Status, r.Body)
 	}
-	for _, id := range []string{"00000000-0000-4000-8000-000000000000", "not-an-id", cat.SoundFXs()[0].ID} {
+	for _, id := range []string{anyUUID, cat.SoundFXs()[0].ID} {
 		if r := c.Do(apitest.Request{Method: "GET", Path: byID + q("track_id", id)}); r.Status != 404 || r.Map(t)["detail"] == nil {
 			t.Errorf("by-id %s: %d %s", id, r.Status, r.Body)
 		}
@@ -464,5 +489,96 @@ func TestSearchFollowsNewCatalogVersion(t *testing.T) {
 	catalogtest.Publish(t, d.Blob, contents)
 	if _, p := getPage(t, c, path, ""); len(p.Results) == 0 || p.Results[0].ID != extra.ID {
 		t.Fatalf("the new version's track is not found: %+v", p.Results)
+	}
+}
+
+// TestSearchEdgeCases covers, through the API: text with nothing understood, common words taken for typos,
+// bpm_range=0, ISRC spellings, the seed's own cuts and highlights past the
+// end of the audio.
+func TestSearchEdgeCases(t *testing.T) {
+	_, _, cat, c := searchFixture(t)
+	// Nothing understood: an empty page, not the catalog at score 0.
+	for _, text := range []string{"a", "🙂🎵", "999 bpm"} {
+		r, p := getPage(t, c, byText+q("text", text), "")
+		if r.Status != 200 || p.Results == nil || len(p.Results) != 0 || p.Next != nil {
+			t.Errorf("%q: %d %s", text, r.Status, r.Body)
+		}
+	}
+	// "genre" is the word genre, not a typo of a tag.
+	_, p := getPage(t, c, byText+q("text", "rock genre", "limit", "5"), "")
+	if len(p.Results) != 5 {
+		t.Fatalf("rock genre: %+v", p)
+	}
+	for i, s := range p.Results {
+		if s.Genre != "Rock" {
+			t.Errorf("rock genre #%d: %s / %s", i+1, s.Genre, s.Subgenre)
+		}
+	}
+	// bpm_range=0 is the exact tempo, on by-prompt and by-id alike.
+	exact := func(bpm float64) int {
+		n := 0
+		for _, tr := range cat.Tracks() {
+			if catalog.Visible("", tr) && tr.Tempo != nil && *tr.Tempo == bpm {
+				n++
+			}
+		}
+		return n
+	}
+	n := min(exact(120), 5)
+	if n == 0 {
+		t.Fatal("no demo track at 120 BPM")
+	}
+	_, p = getPage(t, c, byPrompt+q("text", "120 bpm", "bpm_range", "0", "limit", "5"), "")
+	for i, s := range p.Results[:n] {
+		if s.Tempo != 120 {
+			t.Errorf("'120 bpm' bpm_range=0: #%d at %v", i+1, s.Tempo)
+		}
+	}
+	var seed, cut *catalog.Track
+	for _, tr := range cat.Tracks() {
+		if tr.Variant == "" || !catalog.Visible("", tr) {
+			continue
+		}
+		for _, b := range cat.Tracks() {
+			if b.Variant == "" && b.Name == tr.Name && b.Artist.Name == tr.Artist.Name && b.ISRC != "" && catalog.Visible("", b) {
+				seed, cut = b, tr
+			}
+		}
+		if seed != nil {
+			break
+		}
+	}
+	if seed == nil {
+		t.Fatal("no visible variant with an ISRC in the demo catalog")
+	}
+	if n := min(exact(*seed.Tempo)-1, 3); n > 0 {
+		_, p = getPage(t, c, byID+q("track_id", seed.ID, "bpm_range", "0", "prioritise_bpm", "true", "limit", "3"), "")
+		for i, s := range p.Results[:n] {
+			if s.Tempo != *seed.Tempo {
+				t.Errorf("by-id bpm_range=0 around %v: #%d at %v", *seed.Tempo, i+1, s.Tempo)
+			}
+		}
+	}
+	// ISRCs resolve with hyphens and in lower case, as the manifest
+	// accepts them; the seed's cuts are not recommendations.
+	isrc := seed.ISRC
+	hyph := strings.ToLower(isrc[:2] + "-" + isrc[2:5] + "-" + isrc[5:7] + "-" + isrc[7:])
+	for _, id := range []string{isrc, hyph} {
+		r, p := getPage(t, c, byID+q("track_id", id, "input_id_type", "system", "limit", "100", "highlights", "true"), "")
+		if r.Status != 200 || len(p.Results) == 0 {
+			t.Errorf("system id %q: %d %s", id, r.Status, r.Body)
+			continue
+		}
+		for _, s := range p.Results {
+			if s.ID == seed.ID || s.ID == cut.ID {
+				t.Errorf("by-id %q returned %q", seed.DisplayName(), s.Name)
+			}
+			// Highlights stay inside the audio.
+			for _, h := range s.Highlights {
+				if h.Offset+h.Duration > float64(s.Length)+1e-9 {
+					t.Errorf("%s (length %d): highlight %+v runs past the end", s.ID, s.Length, h)
+				}
+			}
+		}
 	}
 }

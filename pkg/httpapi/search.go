@@ -50,7 +50,7 @@ type SearchParams uint8
 const (
 	SearchHighlights  SearchParams = 1 << iota // highlights
 	SearchTimeWindow                           // time_offset, time_limit (1–60)
-	SearchBPMRange                             // bpm_range (0–100, default 5)
+	SearchBPMRange                             // bpm_range (0–100, default 5; 0 = exact tempo, ±search.ExactBPMRange)
 	SearchAudioTuning                          // prioritise_bpm, suppress_vocals
 )
 
@@ -119,6 +119,11 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 	}
 	if accepts&SearchBPMRange != 0 {
 		number("bpm_range", 0, search.MaxBPMRange, "Ensure this value is a number between 0 and 100.", &opts.BPMRange)
+		if opts.BPMRange == 0 {
+			// An explicit 0 asks for the exact tempo; in Options 0 means
+			// "default", which would silently widen it to 5.
+			opts.BPMRange = search.ExactBPMRange
+		}
 	}
 	if accepts&SearchAudioTuning != 0 {
 		boolean("prioritise_bpm", &opts.PrioritiseBPM)
@@ -264,6 +269,11 @@ func (a *API) searchByID(w http.ResponseWriter, r *http.Request) error {
 		system = true
 	default:
 		ierr = mergeFieldErrors(ierr, errs.Field("httpapi.searchByID", "input_id_type", "\""+t+"\" is not a valid choice; use client or system."))
+	}
+	if ierr == nil && !system && !search.IsTrackUUID(id) {
+		// Our ids are UUIDs: anything else cannot name a track, and a 404
+		// would read as "that track is gone" rather than "fix the id".
+		ierr = errs.Field("httpapi.searchByID", "track_id", search.MsgNotTrackUUID)
 	}
 	if err = mergeFieldErrors(err, ierr); err != nil {
 		return err

@@ -48,8 +48,10 @@ type askedFilter struct {
 
 // ParseFilters reads the common filters from query parameters. Every
 // invalid value is reported at once as a field error (errs.Invalid,
-// {param: [message]}); unknown genres, subgenres and moods are not errors
-// (they match nothing, and did_you_mean may suggest a spelling).
+// {param: [message]}). Genres, subgenres and moods depend on the catalog
+// snapshot, so they are checked against it when the search runs
+// (Filters.checkKnown): a near-miss typo is kept (it matches nothing and
+// did_you_mean suggests the spelling), anything else is a field error.
 func ParseFilters(q url.Values) (Filters, error) {
 	const op = "search.ParseFilters"
 	var f Filters
@@ -283,6 +285,54 @@ func (f *Filters) didYouMean(known map[string][]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// FiltersListing is where the valid genre, subgenre and mood values are
+// listed (interface.md §4.2); errors for unknown values point there.
+const FiltersListing = "GET /api/v4/search/ai/filters/"
+
+// maxListedChoices bounds how many valid values an error names inline;
+// longer lists (subgenres) are only pointed to.
+const maxListedChoices = 30
+
+// checkKnown reports genre, subgenre and mood values that are neither a
+// catalog value (any case) nor near enough to one to be a typo, as field
+// errors naming the parameter (§7.2: an invalid filter value is a 400).
+// Such a value used to answer 200 with no results, indistinguishable
+// from a real filter that happens to match nothing. Near-misses ("rok")
+// stay a 200 with did_you_mean, the contract's answer for typos.
+func (f *Filters) checkKnown(op string, known map[string][]string) error {
+	var bad map[string][]string
+	for _, a := range f.asked {
+		names := known[a.kind]
+		for _, v := range a.values {
+			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, v) }) {
+				continue
+			}
+			if _, ok := closest(v, names); ok {
+				continue
+			}
+			if bad == nil {
+				bad = map[string][]string{}
+			}
+			bad[a.param] = append(bad[a.param], unknownValueError(a.kind, v, names))
+		}
+	}
+	if bad != nil {
+		return &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
+	}
+	return nil
+}
+
+func unknownValueError(kind, v string, names []string) string {
+	if r := []rune(v); len(r) > 40 { // echo a pasted document back as a hint of it only
+		v = string(r[:40]) + "…"
+	}
+	msg := "\"" + v + "\" is not a valid " + kind + "."
+	if len(names) > 0 && len(names) <= maxListedChoices {
+		msg += " Use one of: " + strings.Join(names, ", ") + "."
+	}
+	return msg + " " + FiltersListing + " lists the valid values."
 }
 
 // knownValues are the catalog's classification names per filter kind.

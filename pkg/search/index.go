@@ -122,11 +122,69 @@ func (ix *Index) Lookup(id, plan string, system bool) (*catalog.Track, bool) {
 	if system {
 		m = ix.bySys
 	}
-	i, ok := m[strings.ToLower(strings.TrimSpace(id))]
+	key := strings.ToLower(strings.TrimSpace(id))
+	i, ok := m[key]
+	if !ok && system {
+		// ISRCs are written with or without hyphens ("QZ-DMO-12-00001");
+		// the manifest stores them upper-cased without (and short ids may
+		// hold a hyphen, hence the exact key first).
+		i, ok = m[normalizeISRC(key)]
+	}
 	if !ok || !catalog.Visible(plan, ix.tracks[i]) {
 		return nil, false
 	}
 	return ix.tracks[i], true
+}
+
+// normalizeISRC is an ISRC as the manifest stores it, lower-cased as the
+// system-id keys are: hyphens and spaces dropped.
+func normalizeISRC(s string) string {
+	return strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(s))
+}
+
+// IsTrackUUID reports whether id has the shape of a catalog track id (a
+// UUID, any case): by-id with input_id_type=client answers anything else
+// with a 400 on track_id, not a 404 that reads as "no such track".
+func IsTrackUUID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i, r := range id {
+		switch i {
+		case 8, 13, 18, 23:
+			if r != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// variantOf reports whether a and b are versions of one recording: the
+// same artist and base title, at least one carrying a variant marker
+// ("Silver Pulse" and "Silver Pulse (Short Edit)"). For by-id they are the
+// seed again under another cut, not a recommendation.
+func variantOf(a, b *catalog.Track) bool {
+	if a.Variant == "" && b.Variant == "" {
+		return false
+	}
+	if !strings.EqualFold(a.Artist.Name, b.Artist.Name) {
+		return false
+	}
+	return strings.EqualFold(baseTitle(a), baseTitle(b))
+}
+
+// baseTitle is the display name without the variant marker.
+func baseTitle(t *catalog.Track) string {
+	name := t.DisplayName()
+	if t.Variant != "" {
+		name = strings.TrimSuffix(name, " ("+t.Variant+")")
+	}
+	return strings.TrimSpace(name)
 }
 
 // Weights of the similarity ranking. Audio features carry it (a cosine in
@@ -160,8 +218,14 @@ func (ix *Index) ByID(id string, opts Options) (Result, error) {
 }
 
 // SimilarTo ranks tracks similar to a catalog track (by-id after the id
-// was resolved).
+// was resolved). Like the seed, its variants (the instrumental or short
+// edit of the same recording, see variantOf) are left out: they sound
+// most alike by construction and would fill the top of every page with
+// the track the caller already has.
 func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
+	if err := opts.Filters.checkKnown("search.SimilarTo", ix.known); err != nil {
+		return Result{}, err
+	}
 	si := int(ix.byID[strings.ToLower(seed.ID)])
 	vec := ix.sim.row(si)
 	scores := ix.cosines(vec, false)
@@ -169,7 +233,7 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 	sh := ix.hot[si]
 	sharesMood := func(c int32) bool { return c != 0 && (c == sh.mood || c == sh.mood2) }
 	for i := range scores {
-		if i == si || isNaN(scores[i]) {
+		if i == si || isNaN(scores[i]) || ix.facets[i].artist == ix.facets[si].artist && variantOf(seed, ix.tracks[i]) {
 			scores[i] = nan
 			continue
 		}
@@ -195,6 +259,9 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 // ByAudio ranks tracks similar to reference audio (by-url, by-video).
 func (ix *Index) ByAudio(q AudioQuery, opts Options) (Result, error) {
 	const op = "search.ByAudio"
+	if err := opts.Filters.checkKnown(op, ix.known); err != nil {
+		return Result{}, err
+	}
 	var vec []float32
 	tempo := q.TempoHint
 	if q.Features != nil {
@@ -326,7 +393,7 @@ func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
 			t := ix.tracks[c.i]
 			hit := Hit{Track: t, Score: c.s}
 			if opts.Highlights {
-				hit.Highlights = highlightsIn(t.Highlights, opts.TimeOffset, opts.TimeLimit)
+				hit.Highlights = highlightsIn(t.Highlights, opts.TimeOffset, opts.TimeLimit, float64(t.Length))
 			}
 			res.Hits = append(res.Hits, hit)
 		}
@@ -335,13 +402,19 @@ func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
 }
 
 // highlightsIn returns the regions clipped to the window [offset,
-// offset+limit) (limit 0: to the end), in the track's order (strongest
-// hook first); regions outside the window are left out.
-func highlightsIn(regions []catalog.Region, offset, limit float64) []catalog.Region {
+// offset+limit) (limit 0: to the end) and to the track's length (0:
+// unknown), in the track's order (strongest hook first); regions outside
+// either are left out. Analysis windows can run past the audio (a hook
+// found at 10.5 s for 15 s in a 25 s track): a client seeking there would
+// play silence or fail.
+func highlightsIn(regions []catalog.Region, offset, limit, length float64) []catalog.Region {
 	out := []catalog.Region{}
 	end := math.Inf(1)
 	if limit > 0 {
 		end = offset + limit
+	}
+	if length > 0 {
+		end = min(end, length)
 	}
 	for _, r := range regions {
 		lo, hi := max(r.Offset, offset), min(r.Offset+r.Duration, end)

@@ -24,7 +24,29 @@ type Query struct {
 	Vocals   string  // preferred vocals: a catalog.Vocals* value, vocalsAny, or ""
 	NoVocals bool    // "no vocals": sung tracks are left out
 	Duration *Range  // preferred length in seconds ("30 second", "short")
+	// Generic says the text asked for music in general ("music", "some
+	// songs"): with nothing else understood, that is the whole catalog,
+	// where text with nothing understood at all ("a", "🙂") is nothing.
+	Generic bool
 }
+
+// understood reports whether anything of the text was understood: words
+// to rank by or exclude, an attribute, or a generic request for music.
+func (q *Query) understood() bool {
+	return len(q.Groups) > 0 || len(q.Exclude) > 0 || q.Tempo != nil || q.Vocals != "" || q.NoVocals ||
+		q.Duration != nil || q.Generic
+}
+
+// Plausible tempos. A figure outside them ("999 bpm") is no tempo any
+// track has: preferring it would rank nothing and leave every track a
+// zero-score candidate, so it is treated as not understood (and dropped
+// from the text, not searched as the word "999").
+const (
+	minPlausibleBPM = 20
+	maxPlausibleBPM = 300
+)
+
+func plausibleBPM(v float64) bool { return v >= minPlausibleBPM && v <= maxPlausibleBPM }
 
 var (
 	reBPMSpan  = regexp.MustCompile(`\b(?:between\s+)?(\d{2,3})\s*(?:-|–|to|and)\s*(\d{2,3})\s*bpm\b`)
@@ -45,13 +67,17 @@ func Understand(text string, bpmTol float64) Query {
 		g := reBPMSpan.FindStringSubmatch(m)
 		a, _ := strconv.ParseFloat(g[1], 64)
 		b, _ := strconv.ParseFloat(g[2], 64)
-		q.Tempo = &Range{min(a, b), max(a, b)}
+		if plausibleBPM(a) && plausibleBPM(b) {
+			q.Tempo = &Range{min(a, b), max(a, b)}
+		}
 		return " "
 	})
 	s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
 		g := reBPM.FindStringSubmatch(m)
 		v, _ := strconv.ParseFloat(g[1]+g[2], 64)
-		q.Tempo = &Range{v - bpmTol, v + bpmTol}
+		if plausibleBPM(v) {
+			q.Tempo = &Range{v - bpmTol, v + bpmTol}
+		}
 		return " "
 	})
 	s = reClock.ReplaceAllStringFunc(s, func(m string) string {
@@ -128,6 +154,7 @@ func Understand(text string, bpmTol float64) Query {
 				q.Groups = append(q.Groups, group(c))
 			}
 		case stopwords[w]:
+			q.Generic = q.Generic || generic[w]
 		default:
 			if i+1 < len(toks) && clusters[w+"-"+toks[i+1]] != nil { // "hip hop", "laid back"
 				q.Groups, i = append(q.Groups, concept(w+"-"+toks[i+1])), i+1
@@ -193,8 +220,16 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if strings.TrimSpace(text) == "" {
 		return Result{}, errs.Field(op, "text", "This field may not be blank.")
 	}
+	// Not text at all: a NUL or bytes that are not UTF-8 are a broken
+	// client, better told than answered with whatever the bytes resemble.
+	if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+		return Result{}, errs.Field(op, "text", "Must be UTF-8 text without NUL characters.")
+	}
 	if utf8.RuneCountInString(text) > MaxTextLength {
 		return Result{}, errs.Field(op, "text", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxTextLength))
+	}
+	if err := opts.Filters.checkKnown(op, ix.known); err != nil {
+		return Result{}, err
 	}
 	q := Understand(text, opts.BPMRange)
 	if len(q.Groups) > maxGroups { // a request, not a document: the rest adds nothing
@@ -202,6 +237,11 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	}
 	if len(q.Exclude) > maxGroups {
 		q.Exclude = q.Exclude[:maxGroups]
+	}
+	if !q.understood() {
+		// Nothing to rank by ("a", emoji, "999 bpm"): an empty page, not
+		// the first tracks of the catalog at score 0 as if they matched.
+		return ix.rank(opts, nil, []int32{}), nil
 	}
 	q = ix.correct(q)
 	scores := ix.scratch(len(ix.tracks))
@@ -284,17 +324,21 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 // correct replaces query words the catalog does not contain by the
 // closest word it does (with that word's cluster), or failing that asks
 // the engine for near spellings: "epik" is found as "epic", "rok" as rock.
+// A corrected word is a guess: it is marked so that it never outweighs
+// the words the request spelled as the catalog does (textIndex.scores).
+// Stopwords and generic words ("genre", "style") are never corrected.
 func (ix *Index) correct(q Query) Query {
 	fix := func(gs []group) []group {
 		for k, g := range gs {
 			w := g[0].phrase
-			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 {
+			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 || stopwords[w] || generic[w] {
 				continue
 			}
 			if c, ok := closest(w, ix.text.words); ok {
 				gs[k] = concept(c)
+				gs[k][0].corrected = true
 			} else if len(w) >= 4 {
-				gs[k] = group{{phrase: w, weight: 1, fuzzy: true}}
+				gs[k] = group{{phrase: w, weight: 1, fuzzy: true, corrected: true}}
 			}
 		}
 		return gs

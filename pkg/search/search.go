@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,10 +22,15 @@ const (
 
 // Tuning limits (interface.md §8, gaps.md by-url/by-id).
 const (
-	DefaultBPMRange = 5.0   // bpm_range default
-	MaxBPMRange     = 100.0 // bpm_range maximum
-	MinTimeLimit    = 1.0   // time_limit bounds, seconds
-	MaxTimeLimit    = 60.0
+	DefaultBPMRange = 5.0 // bpm_range default
+	// ExactBPMRange is what bpm_range=0 means: the same tempo, give or
+	// take the rounding of an analyzed BPM. Options.BPMRange 0 stays "not
+	// asked for" (the default), so the HTTP layer passes an explicit 0 as
+	// this instead of letting it fall back to 5 silently.
+	ExactBPMRange = 0.5
+	MaxBPMRange   = 100.0 // bpm_range maximum
+	MinTimeLimit  = 1.0   // time_limit bounds, seconds
+	MaxTimeLimit  = 60.0
 )
 
 // Options are the parameters every search shares: who asks, which page,
@@ -100,6 +106,11 @@ var (
 	// answers the spec's 500 {detail}.
 	ErrUnavailable = errors.New("search: ranking backend unavailable")
 )
+
+// MsgNotTrackUUID answers a client track_id that is not a UUID (the HTTP
+// layer checks it too, with the other parameters, so that one 400 names
+// every bad one).
+const MsgNotTrackUUID = "Must be a valid track UUID (or pass input_id_type=system for a short id or ISRC)."
 
 // msgUnavailable is the client-visible text of ErrUnavailable (§7.2 Search 500).
 const msgUnavailable = "The music search service is temporarily unavailable. Please retry with backoff."
@@ -207,8 +218,16 @@ func (s *Service) ByText(ctx context.Context, text string, opts Options) (Result
 // visible to the caller is errs.NotFound.
 func (s *Service) ByID(ctx context.Context, id string, system bool, opts Options) (Result, error) {
 	const op = "search.ByID"
+	if !system && !IsTrackUUID(strings.TrimSpace(id)) {
+		return Result{}, errs.Field(op, "track_id", MsgNotTrackUUID)
+	}
 	ix, err := s.Index(ctx)
 	if err != nil {
+		return Result{}, err
+	}
+	// Filters before the lookup: a bad filter value is the caller's 400
+	// whatever the id.
+	if err := opts.Filters.checkKnown(op, ix.known); err != nil {
 		return Result{}, err
 	}
 	seed, ok := ix.Lookup(id, opts.Plan, system)

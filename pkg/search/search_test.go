@@ -114,8 +114,30 @@ func TestHighlightsIn(t *testing.T) {
 		{19.8, 5, []catalog.Region{}}, // a 0.2 s sliver is no hook
 		{50, 10, []catalog.Region{}},
 	} {
-		if got := highlightsIn(regions, tc.off, tc.lim); !slices.Equal(got, tc.want) {
+		if got := highlightsIn(regions, tc.off, tc.lim, 0); !slices.Equal(got, tc.want) {
 			t.Errorf("window %v+%v: %v, want %v", tc.off, tc.lim, got, tc.want)
+		}
+	}
+	// Regions never run past the audio: clipped to the track's length,
+	// dropped when they start at or after it.
+	for _, tc := range []struct {
+		regions     []catalog.Region
+		length, lim float64
+		want        []catalog.Region
+	}{
+		{[]catalog.Region{{Offset: 10.5, Duration: 15}}, 25, 0, []catalog.Region{{Offset: 10.5, Duration: 14.5}}},
+		{regions, 30, 0, []catalog.Region{{Offset: 8, Duration: 12}}}, // the second starts at the end
+		{regions, 35, 60, []catalog.Region{{Offset: 8, Duration: 12}, {Offset: 30, Duration: 5}}},
+		{regions, 5, 0, []catalog.Region{}},
+	} {
+		got := highlightsIn(tc.regions, 0, tc.lim, tc.length)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("length %v: %v, want %v", tc.length, got, tc.want)
+		}
+		for _, r := range got {
+			if r.Offset+r.Duration > tc.length {
+				t.Errorf("length %v: region %v runs past the end", tc.length, r)
+			}
 		}
 	}
 }

@@ -3,9 +3,12 @@ package search
 import "strings"
 
 // closest returns the candidate nearest to s by edit distance when it is
-// near enough to be a typo of it: one edit for short words, two from
-// five letters, three from nine. Ties go to the earlier candidate.
-// Comparison ignores case; the candidate is returned as spelled.
+// near enough to be a typo of it: one edit up to six letters, two beyond.
+// Two edits on a five-letter word left only three letters standing, so
+// ordinary words turned into unrelated vocabulary ("genre" → "tense");
+// one edit still catches the usual slips (a dropped, doubled or swapped
+// letter). Ties go to the earlier candidate. Comparison ignores case; the
+// candidate is returned as spelled.
 func closest(s string, candidates []string) (string, bool) {
 	s = strings.ToLower(s)
 	n := len([]rune(s))
@@ -13,10 +16,7 @@ func closest(s string, candidates []string) (string, bool) {
 		return "", false
 	}
 	limit := 1
-	switch {
-	case n >= 9:
-		limit = 3
-	case n >= 5:
+	if n > 6 {
 		limit = 2
 	}
 	best, bestD := "", limit+1

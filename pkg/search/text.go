@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,6 +125,9 @@ type alt struct {
 	phrase string
 	weight float64
 	fuzzy  bool // the word is unknown: match near spellings
+	// corrected marks the head of a group the request did not spell so
+	// (a typo fix or a fuzzy match); set on the group's first alt only.
+	corrected bool
 }
 
 // group is one concept of the query (a word and its alternatives); a track
@@ -246,22 +250,24 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32) 
 	if len(groups) == 0 {
 		return nil, nil
 	}
+	hits := make([]groupHits, len(groups))
+	for k, g := range groups {
+		h, err := ti.group(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		hits[k] = h
+	}
+	scale := correctedScale(groups, hits)
 	cnt := ti.counters()
 	defer ti.counterPool.Put(&cnt)
 	matched := make([]int32, 0, 64) // never nil: "no match" is not "no words"
-	for _, g := range groups {
-		h, err := ti.group(ctx, g)
-		if err != nil {
-			for _, d := range matched {
-				cnt[d] = 0
-			}
-			return nil, err
-		}
-		for k, d := range h.docs {
+	for k, h := range hits {
+		for j, d := range h.docs {
 			if cnt[d] == 0 {
 				matched = append(matched, d)
 			}
-			acc[d] += h.scores[k]
+			acc[d] += h.scores[j] * scale[k]
 			cnt[d]++
 		}
 	}
@@ -297,4 +303,41 @@ func (ti *textIndex) matches(ctx context.Context, groups []group) ([]bool, error
 		}
 	}
 	return out, nil
+}
+
+// correctedShare caps a corrected word's best score at this share of the
+// weakest best score among the words spelled as the catalog spells them.
+const correctedShare = 0.5
+
+// correctedScale is the factor for each group's BM25 scores: 1 for the
+// words as written, and for a corrected word whatever keeps its best
+// score under correctedShare of the weakest exact word's best. BM25 gives
+// a rare word a high score, and a correction often lands on a rare word
+// ("genre" → "tense" once made the top results Cinematic/Suspense for
+// "rock genre"); a guess must not outrank what the request actually said.
+// With no exact word matching anything, corrections rank on their own.
+func correctedScale(groups []group, hits []groupHits) []float32 {
+	scale := make([]float32, len(groups))
+	exactMin := float32(-1)
+	for k, g := range groups {
+		scale[k] = 1
+		if g[0].corrected || len(hits[k].scores) == 0 {
+			continue
+		}
+		if m := slices.Max(hits[k].scores); exactMin < 0 || m < exactMin {
+			exactMin = m
+		}
+	}
+	if exactMin <= 0 {
+		return scale
+	}
+	for k, g := range groups {
+		if !g[0].corrected || len(hits[k].scores) == 0 {
+			continue
+		}
+		if m := slices.Max(hits[k].scores); m > 0 {
+			scale[k] = min(1, correctedShare*exactMin/m)
+		}
+	}
+	return scale
 }

@@ -128,7 +128,15 @@ func init() {
 var stopwords = toSet("a an the and or of for to in on at by with from into some any music musical song songs track tracks tune tunes " +
 	"something anything that this is are be i me my we our you your want need looking look find give like kind sort type style " +
 	"vibe vibes feel feeling sounding sounds sound video videos clip clips content background please good nice great " +
-	"perfect ideal suitable best really very more less bit little")
+	"perfect ideal suitable best really very more less bit little genre genres styles types kinds")
+
+// generic are the stopwords that still say "some music": a request made
+// of them alone ("music", "songs") asks for the catalog at large, while
+// one of function words alone ("a", "the") or of nothing readable asks for
+// nothing. They are never spelling-corrected either: "genre" is the word
+// genre, not a typo of some tag that happens to be near it.
+var generic = toSet("music musical song songs track tracks tune tunes genre genres style styles type types kind kinds " +
+	"vibe vibes feel feeling sound sounds sounding background")
 
 func toSet(s string) map[string]bool {
 	out := map[string]bool{}

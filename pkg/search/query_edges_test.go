@@ -1,0 +1,208 @@
+package search
+
+import (
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/errs"
+)
+
+// Unknown genre, subgenre and mood values are field errors (§7.2: invalid
+// filter value → 400) unless they are near enough to a catalog value to be
+// a typo, which stays a match-nothing filter with did_you_mean.
+func TestUnknownFilterValues(t *testing.T) {
+	ix := demoIndex(t, 240)
+	fieldErr := func(q url.Values) map[string][]string {
+		t.Helper()
+		f, err := ParseFilters(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ix.ByText(t.Context(), "energetic", Options{Filters: f})
+		var e *errs.Error
+		if err == nil {
+			return nil
+		}
+		if !errors.As(err, &e) || e.Kind != errs.Invalid {
+			t.Fatalf("%v: %v", q, err)
+		}
+		return e.Fields
+	}
+	long := strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		q     url.Values
+		param string
+	}{
+		{url.Values{"genre": {"Metal"}}, "genre"},
+		{url.Values{"mood": {"Angry"}}, "mood"},
+		{url.Values{"subgenre": {long}}, "subgenre"},
+		{url.Values{"genre__terms": {"rock__Metal"}}, "genre__terms"},
+		{url.Values{"mood__terms": {"Happy__qqqqqq"}}, "mood__terms"},
+	} {
+		got := fieldErr(tc.q)
+		msgs := got[tc.param]
+		if len(got) != 1 || len(msgs) != 1 || !strings.Contains(msgs[0], FiltersListing) {
+			t.Errorf("%v: fields %v", tc.q, got)
+			continue
+		}
+		if len(msgs[0]) > 600 {
+			t.Errorf("%v: message of %d bytes echoes the value", tc.q, len(msgs[0]))
+		}
+	}
+	// The genre list is short enough to name in the message.
+	if msg := fieldErr(url.Values{"genre": {"Metal"}})["genre"][0]; !strings.Contains(msg, "Rock") || !strings.Contains(msg, `"Metal"`) {
+		t.Errorf("genre message %q", msg)
+	}
+	// Catalog values in any case, and typos, are no error; the typo
+	// matches nothing and is suggested.
+	for _, q := range []url.Values{{"genre": {"ROCK"}}, {"genre__terms": {"rock__jazz"}}, {"mood": {"hapy"}}} {
+		if got := fieldErr(q); got != nil {
+			t.Errorf("%v: %v", q, got)
+		}
+	}
+	f, _ := ParseFilters(url.Values{"genre": {"rok"}})
+	res, err := ix.ByText(t.Context(), "energetic", Options{Filters: f})
+	if err != nil || res.Total != 0 || res.DidYouMean["genre"] != "Rock" {
+		t.Errorf("genre=rok: %d results, did_you_mean %v, %v", res.Total, res.DidYouMean, err)
+	}
+	// by-id and by-audio apply the same check.
+	f, _ = ParseFilters(url.Values{"genre": {"Metal"}})
+	if _, err := ix.ByID(ix.tracks[0].ID, Options{Filters: f}); !errs.Is(err, errs.Invalid) {
+		t.Errorf("by-id genre=Metal: %v", err)
+	}
+	if _, err := ix.ByAudio(AudioQuery{TempoHint: 100, EnergyHint: -1}, Options{Filters: f}); !errs.Is(err, errs.Invalid) {
+		t.Errorf("by-audio genre=Metal: %v", err)
+	}
+}
+
+// Spelling correction leaves ordinary words alone and never lets a guess
+// outrank the words the request spelled right.
+func TestSpellingDoesNotTakeOverCommonWords(t *testing.T) {
+	// One edit up to six letters: "genre" is no typo of "tense".
+	if c, ok := closest("genre", []string{"tense", "green"}); ok {
+		t.Errorf("genre corrected to %q", c)
+	}
+	if c, _ := closest("rokc", []string{"rock"}); c != "rock" {
+		t.Errorf("rokc: %q", c)
+	}
+	if c, _ := closest("cinematc", []string{"cinematic"}); c != "cinematic" {
+		t.Errorf("cinematc: %q", c)
+	}
+	ix := demoIndex(t, 240)
+	for _, text := range []string{"rock genre", "rock style", "rock type of music"} {
+		res, err := ix.ByText(t.Context(), text, Options{Plan: "enterprise", Limit: 5})
+		if err != nil || len(res.Hits) != 5 {
+			t.Fatalf("%q: %v %v", text, res.Hits, err)
+		}
+		for i, h := range res.Hits {
+			if h.Track.Genre != "Rock" {
+				t.Errorf("%q: #%d is %s / %s", text, i+1, h.Track.Genre, h.Track.Subgenre)
+			}
+		}
+	}
+	// A corrected word's best score stays under the exact word's best.
+	exact := group{{phrase: "rock", weight: 1}}
+	guess := group{{phrase: "tense", weight: 1, corrected: true}}
+	hits := []groupHits{{docs: []int32{0, 1}, scores: []float32{2, 1}}, {docs: []int32{2}, scores: []float32{9}}}
+	if s := correctedScale([]group{exact, guess}, hits); s[0] != 1 || s[1]*9 > 1.0001 {
+		t.Errorf("scale %v", s)
+	}
+	// With nothing spelled right, the correction ranks on its own.
+	if s := correctedScale([]group{guess}, hits[1:]); s[0] != 1 {
+		t.Errorf("lone correction scaled %v", s)
+	}
+	// Typos are still corrected.
+	if res, _ := ix.ByText(t.Context(), "rokc", Options{Plan: "enterprise", Limit: 3}); len(res.Hits) == 0 || res.Hits[0].Track.Genre != "Rock" {
+		t.Errorf("rokc: %+v", res.Hits)
+	}
+}
+
+// Text with nothing understood answers an empty page, not the catalog at
+// score 0; text that is not text is a field error.
+func TestByTextNotUnderstood(t *testing.T) {
+	ix := demoIndex(t, 240)
+	for _, text := range []string{"a", "the of", "🙂🎵", "!!!", "999 bpm", "5-999 bpm"} {
+		res, err := ix.ByText(t.Context(), text, Options{Plan: "enterprise"})
+		if err != nil || res.Total != 0 || len(res.Hits) != 0 {
+			t.Errorf("%q: %d results (%v)", text, res.Total, err)
+		}
+	}
+	for _, text := range []string{"rock\x00", "\xff\xfe", "ro\xc3"} {
+		_, err := ix.ByText(t.Context(), text, Options{})
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Kind != errs.Invalid || len(e.Fields["text"]) == 0 {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+	// Generic requests still browse the catalog; an impossible tempo is
+	// ignored next to words that were understood.
+	if res, _ := ix.ByText(t.Context(), "music", Options{Plan: "enterprise"}); res.Total != len(ix.tracks) {
+		t.Errorf("music: %d", res.Total)
+	}
+	if res, _ := ix.ByText(t.Context(), "rock 999 bpm", Options{Plan: "enterprise"}); res.Total == 0 || res.Hits[0].Track.Genre != "Rock" {
+		t.Errorf("rock 999 bpm: %d", res.Total)
+	}
+	if q := Understand("999 bpm", 5); q.Tempo != nil || len(q.Groups) != 0 {
+		t.Errorf("999 bpm understood as %+v", q)
+	}
+}
+
+// by-id leaves the seed's other cuts out, and finds an ISRC however it is
+// written.
+func TestByIDVariantsAndSystemIDs(t *testing.T) {
+	ix := demoIndex(t, 240)
+	var seed, cut *catalog.Track
+	for _, tr := range ix.tracks {
+		if tr.Variant != "" {
+			for _, b := range ix.tracks {
+				if b.Variant == "" && b.Name == tr.Name && b.Artist.Name == tr.Artist.Name {
+					seed, cut = b, tr
+				}
+			}
+		}
+		if seed != nil {
+			break
+		}
+	}
+	if seed == nil {
+		t.Fatal("the demo catalog has no variant")
+	}
+	for _, s := range []*catalog.Track{seed, cut} {
+		res, err := ix.ByID(s.ID, Options{Plan: "enterprise", Limit: MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(res.Hits, func(h Hit) bool { return variantOf(s, h.Track) || h.Track.ID == s.ID }) {
+			t.Errorf("by-id %q (%s) returned a cut of itself", s.DisplayName(), s.Variant)
+		}
+		if res.Total != len(ix.tracks)-2 {
+			t.Errorf("by-id %q: total %d of %d", s.DisplayName(), res.Total, len(ix.tracks))
+		}
+	}
+	if variantOf(seed, &catalog.Track{Name: seed.Name, Variant: "Instrumental", Artist: catalog.Artist{Name: "Someone Else"}}) {
+		t.Error("another artist's track of the same title is no variant")
+	}
+	isrc := seed.ISRC
+	if isrc == "" {
+		isrc = cut.ISRC
+	}
+	hyph := strings.ToLower(isrc[:2] + "-" + isrc[2:5] + "-" + isrc[5:7] + "-" + isrc[7:])
+	for _, id := range []string{isrc, hyph, " " + hyph + " "} {
+		if tr, ok := ix.Lookup(id, "enterprise", true); !ok || tr.ISRC != isrc {
+			t.Errorf("system id %q not found", id)
+		}
+	}
+	if _, ok := ix.Lookup(hyph, "enterprise", false); ok {
+		t.Error("an ISRC found as a client id")
+	}
+	for id, ok := range map[string]bool{seed.ID: true, strings.ToUpper(seed.ID): true, "not-a-uuid": false, "": false,
+		"00000000-0000-4000-8000-00000000000g": false, "00000000x0000-4000-8000-000000000000": false} {
+		if IsTrackUUID(id) != ok {
+			t.Errorf("IsTrackUUID(%q) = %v", id, !ok)
+		}
+	}
+}
