@@ -193,6 +193,10 @@ type facets struct {
 	tempo                            float64 // 0 when unknown
 	length                           float64
 	restricted                       bool
+	// baseTitle is the lower-cased display name without the variant
+	// marker; variant says whether the track carries one (sameRecording).
+	baseTitle string
+	variant   bool
 }
 
 func facetsOf(t *catalog.Track) facets {
@@ -202,6 +206,7 @@ func facetsOf(t *catalog.Track) facets {
 		title: strings.ToLower(t.DisplayName()), rawTitle: strings.ToLower(t.Name),
 		artist: strings.ToLower(t.Artist.Name), artistSlug: strings.ToLower(t.Artist.Slug),
 		vocals: t.Vocals, length: float64(t.Length), restricted: t.IsRestricted(),
+		baseTitle: strings.ToLower(baseTitle(t)), variant: t.Variant != "",
 	}
 	if t.Tempo != nil {
 		f.tempo = *t.Tempo

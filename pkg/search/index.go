@@ -169,13 +169,13 @@ func IsTrackUUID(id string) bool {
 // ("Silver Pulse" and "Silver Pulse (Short Edit)"). For by-id they are the
 // seed again under another cut, not a recommendation.
 func variantOf(a, b *catalog.Track) bool {
-	if a.Variant == "" && b.Variant == "" {
-		return false
-	}
-	if !strings.EqualFold(a.Artist.Name, b.Artist.Name) {
-		return false
-	}
-	return strings.EqualFold(baseTitle(a), baseTitle(b))
+	fa, fb := facetsOf(a), facetsOf(b)
+	return sameRecording(&fa, &fb)
+}
+
+// sameRecording is variantOf on precomputed facets (the by-id scan).
+func sameRecording(a, b *facets) bool {
+	return (a.variant || b.variant) && a.artist == b.artist && a.baseTitle == b.baseTitle
 }
 
 // baseTitle is the display name without the variant marker.
@@ -233,7 +233,7 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 	sh := ix.hot[si]
 	sharesMood := func(c int32) bool { return c != 0 && (c == sh.mood || c == sh.mood2) }
 	for i := range scores {
-		if i == si || isNaN(scores[i]) || ix.facets[i].artist == ix.facets[si].artist && variantOf(seed, ix.tracks[i]) {
+		if i == si || isNaN(scores[i]) || sameRecording(&ix.facets[i], &ix.facets[si]) {
 			scores[i] = nan
 			continue
 		}
