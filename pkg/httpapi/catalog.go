@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/errs"
@@ -39,9 +40,24 @@ func planOf(p *identity.Principal) string {
 // notModified answers 304 when the client already holds this version.
 func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
 	w.Header().Set("ETag", etag)
-	if r.Header.Get("If-None-Match") == etag {
+	if etagMatches(r.Header.Values("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return true
+	}
+	return false
+}
+
+// etagMatches is If-None-Match's weak comparison (RFC 9110 §13.1.2): "*",
+// or any listed tag equal to etag once a W/ prefix is dropped – what
+// browsers and CDNs send back after they weakened a tag (compression).
+func etagMatches(headers []string, etag string) bool {
+	for _, h := range headers {
+		for _, tag := range strings.Split(h, ",") {
+			tag = strings.TrimSpace(tag)
+			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+				return true
+			}
+		}
 	}
 	return false
 }

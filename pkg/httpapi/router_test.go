@@ -190,3 +190,17 @@ func TestPathValuesReachHandlers(t *testing.T) {
 		t.Errorf("path value: %v", m)
 	}
 }
+
+func TestETagMatchesWeakAndListed(t *testing.T) {
+	tag := `"tracks-v1"`
+	for _, h := range [][]string{{tag}, {`W/"tracks-v1"`}, {`"other", W/"tracks-v1"`}, {`"a"`, tag}, {"*"}} {
+		if !etagMatches(h, tag) {
+			t.Errorf("If-None-Match %q does not match %s", h, tag)
+		}
+	}
+	for _, h := range [][]string{nil, {`"tracks-v2"`}, {`W/"tracks"`}, {`tracks-v1`}} {
+		if etagMatches(h, tag) {
+			t.Errorf("If-None-Match %q matches %s", h, tag)
+		}
+	}
+}
