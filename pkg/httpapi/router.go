@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"time"
 
@@ -152,8 +153,14 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request, h http.Handl
 	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		// Paths are exact, as the spec writes them: say where the endpoint
 		// is instead of redirecting (a redirected POST would lose its body).
+		// Only the trailing-slash redirect earns a hint: the mux also
+		// redirects to a cleaned path ("//" collapsed), which may not exist.
 		loc := probe.Header().Get("Location")
-		WriteJSON(w, http.StatusNotFound, Detail{"Not found. Did you mean " + loc + " (paths end with a slash)?"})
+		if u, err := url.Parse(loc); err == nil && u.Path == r.URL.Path+"/" {
+			WriteJSON(w, http.StatusNotFound, Detail{"Not found. Did you mean " + loc + " (paths end with a slash)?"})
+			return
+		}
+		WriteJSON(w, http.StatusNotFound, Detail{"Not found."})
 	default:
 		for k, v := range probe.Header() {
 			w.Header()[k] = v

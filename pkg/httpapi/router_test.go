@@ -80,6 +80,7 @@ func TestRouterShapes(t *testing.T) {
 		{"GET", "/fields/", "", 400, "limit"},
 		{"GET", "/coded/", "", 422, "error_code"},
 		{"GET", "/things/?format=json", "", 200, "ok"},
+		{"GET", "//things/", "", 404, "detail"},
 		{"GET", "/things/?format=xml", "", 404, "detail"}, // §4.4: reserved, unknown values 404
 		{"GET", "/things/?format=", "", 404, "detail"},
 	}
@@ -202,5 +203,15 @@ func TestETagMatchesWeakAndListed(t *testing.T) {
 		if etagMatches(h, tag) {
 			t.Errorf("If-None-Match %q matches %s", h, tag)
 		}
+	}
+}
+
+func TestNotFoundHintsOnlyTheTrailingSlash(t *testing.T) {
+	rt := testRouter()
+	if m := decode(t, serve(rt, "GET", "/things", "")); !strings.Contains(m["detail"].(string), "/things/") {
+		t.Errorf("no hint for the missing slash: %v", m)
+	}
+	if m := decode(t, serve(rt, "GET", "/things//extra/", "")); strings.Contains(m["detail"].(string), "Did you mean") {
+		t.Errorf("hint for a cleaned path: %v", m)
 	}
 }
