@@ -193,7 +193,8 @@ func (s song) render() (mix []float32, layers [nLayers][]float32) {
 	}
 	hook := phrase(r, prog, 0, 0.55)
 	secs := sections(s.bars)
-	k := drumKit()
+	f := newFlavor(s.seed)
+	k := f.kit
 	pat := patterns[s.style.drums]
 	e := s.energy
 	for b, sec := range secs {
@@ -207,9 +208,9 @@ func (s song) render() (mix []float32, layers [nLayers][]float32) {
 		// Drums.
 		if s.style.drums != drumsNone {
 			for st := 0; st < 16; st++ {
-				t := t0 + float64(st)*step16
+				t := t0 + float64(st)*step16 + f.jitter(r)
 				if st%2 == 1 {
-					t += pat.swing * step16
+					t += (pat.swing + f.swing) * step16
 				}
 				if sec == "outro" && st > 0 {
 					break
@@ -235,69 +236,73 @@ func (s song) render() (mix []float32, layers [nLayers][]float32) {
 		bassTimbre := timbreSoft
 		switch s.style.bass {
 		case bassRoots:
-			note(layers[layerBass], r, timbreSine, float64(bassRoot), t0, bar*0.95, 0.45*level)
+			f.note(layers[layerBass], r, timbreSine, float64(bassRoot), t0, bar*0.95, 0.45*level)
 		case bassEighths:
 			for st := 0; st < 8; st++ {
-				note(layers[layerBass], r, bassTimbre, float64(bassRoot), t0+float64(st)*2*step16, 1.6*step16, 0.45*level)
+				f.note(layers[layerBass], r, bassTimbre, float64(bassRoot), t0+float64(st)*2*step16, 1.6*step16, 0.45*level)
 			}
 		case bassOffbeat:
 			for st := 2; st < 16; st += 4 {
-				note(layers[layerBass], r, bassTimbre, float64(bassRoot), t0+float64(st)*step16, 1.8*step16, 0.5*level)
+				f.note(layers[layerBass], r, bassTimbre, float64(bassRoot), t0+float64(st)*step16, 1.8*step16, 0.5*level)
 			}
 		case bassRootFifth:
-			note(layers[layerBass], r, bassTimbre, float64(bassRoot), t0, beat*0.9, 0.5*level)
-			note(layers[layerBass], r, bassTimbre, float64(bassOf(chord+4)), t0+2*beat, beat*0.9, 0.5*level)
+			f.note(layers[layerBass], r, bassTimbre, float64(bassRoot), t0, beat*0.9, 0.5*level)
+			f.note(layers[layerBass], r, bassTimbre, float64(bassOf(chord+4)), t0+2*beat, beat*0.9, 0.5*level)
 		case bassWalking:
 			next := bassOf(prog[(b+1)%4])
 			walk := []int{bassRoot, bassOf(chord + 1), bassOf(chord + 2), next - 1}
 			for i, p := range walk {
-				note(layers[layerBass], r, bassTimbre, float64(p), t0+float64(i)*beat, beat*0.9, 0.5*level)
+				f.note(layers[layerBass], r, bassTimbre, float64(p), t0+float64(i)*beat, beat*0.9, 0.5*level)
 			}
 		case bass808:
-			note(layers[layerBass], r, timbreSine, float64(bassRoot), t0, bar*0.9, 0.7*level)
+			f.note(layers[layerBass], r, timbreSine, float64(bassRoot), t0, bar*0.9, 0.7*level)
 		}
 
 		// Chords, over a soft tonic pedal that adds the key's third on
 		// tonic bars: a pure tone, so it names the mode without harmonics.
-		note(layers[layerChords], r, timbreSine, float64(pitchOf(0, 0)), t0, bar*0.98, 0.08*level)
+		f.note(layers[layerChords], r, timbreSine, float64(pitchOf(0, 0)), t0, bar*0.98, 0.08*level)
 		if chord == 0 {
-			note(layers[layerChords], r, timbreSine, float64(pitchOf(2, 1)), t0, bar*0.98, 0.07*level)
+			f.note(layers[layerChords], r, timbreSine, float64(pitchOf(2, 1)), t0, bar*0.98, 0.07*level)
 		}
 		cp := chordPitches(chord, 1)
+		if h := s.style.harmony; h != harmonyPower && h != harmonyPulse {
+			cp = f.voicing(r, cp) // those two pick their chord tones by place
+		}
+		f.breathe(layers[layerChords], t0, bar*0.98, level)
 		ct := s.style.chords
 		ca := 0.16 * level
 		switch {
 		case sec == "outro" || s.style.harmony == harmonyPad:
 			for _, p := range cp {
-				note(layers[layerChords], r, ct, float64(p), t0, bar*0.98, ca)
+				f.note(layers[layerChords], r, ct, float64(p), t0, bar*0.98, ca)
 			}
 		case s.style.harmony == harmonyStabs:
 			for st := 2; st < 16; st += 4 {
 				for _, p := range cp {
-					note(layers[layerChords], r, ct, float64(p), t0+float64(st)*step16, 1.5*step16, ca)
+					f.note(layers[layerChords], r, ct, float64(p), t0+float64(st)*step16, 1.5*step16, ca)
 				}
 			}
 		case s.style.harmony == harmonyArp:
 			arp := []int{cp[0], cp[1], cp[2], cp[0] + 12}
 			for st := 0; st < 8; st++ {
-				note(layers[layerChords], r, ct, float64(arp[st%4]), t0+float64(st)*2*step16, 2*step16, ca*1.4)
+				f.note(layers[layerChords], r, ct, float64(arp[st%4]), t0+float64(st)*2*step16, 2*step16, ca*1.4)
 			}
 		case s.style.harmony == harmonyStrum:
 			for bt := 0; bt < 4; bt++ {
 				for i, p := range cp {
-					note(layers[layerChords], r, ct, float64(p), t0+float64(bt)*beat+float64(i)*0.015, beat*0.95, ca*1.3)
+					f.note(layers[layerChords], r, ct, float64(p), t0+float64(bt)*beat+float64(i)*0.015, beat*0.95, ca*1.3)
 				}
 			}
 		case s.style.harmony == harmonyComp:
 			for _, bt := range []int{1, 3} {
 				for _, p := range cp {
-					note(layers[layerChords], r, ct, float64(p), t0+float64(bt)*beat, beat*0.8, ca)
+					f.note(layers[layerChords], r, ct, float64(p), t0+float64(bt)*beat, beat*0.8, ca)
 				}
 			}
 		case s.style.harmony == harmonyPulse:
 			for st := 0; st < 8; st++ {
 				for _, p := range cp[:2] {
-					note(layers[layerChords], r, ct, float64(p), t0+float64(st)*2*step16, step16, ca)
+					f.note(layers[layerChords], r, ct, float64(p), t0+float64(st)*2*step16, step16, ca)
 				}
 			}
 		case s.style.harmony == harmonyPower:
@@ -306,10 +311,10 @@ func (s song) render() (mix []float32, layers [nLayers][]float32) {
 			// major), so a second guitar holds the third above.
 			for st := 0; st < 8; st++ {
 				for _, p := range []int{cp[0], cp[2]} {
-					note(layers[layerChords], r, ct, float64(p), t0+float64(st)*2*step16, 1.7*step16, ca*0.8)
+					f.note(layers[layerChords], r, ct, float64(p), t0+float64(st)*2*step16, 1.7*step16, ca*0.8)
 				}
 			}
-			note(layers[layerChords], r, timbreSoft, float64(cp[1]+12), t0, bar*0.95, ca*1.5)
+			f.note(layers[layerChords], r, timbreSoft, float64(cp[1]+12), t0, bar*0.95, ca*1.5)
 		}
 
 		// Melody: a new phrase every two verse bars, the hook in the chorus.
@@ -335,7 +340,7 @@ func (s song) render() (mix []float32, layers [nLayers][]float32) {
 			t := t0 + float64(m.step-half)*2*step16
 			dur := float64(m.steps) * 2 * step16 * 0.92
 			amp := 0.22 * level
-			s.playMelody(layers[layerMelody], r, sec, pitchOf, m.degree, t, dur, amp)
+			s.playMelody(f, layers[layerMelody], r, sec, pitchOf, m.degree, t+f.jitter(r), dur, amp)
 		}
 	}
 	gain := float32(0.5 + 0.45*e)
@@ -366,23 +371,23 @@ func (s song) render() (mix []float32, layers [nLayers][]float32) {
 // playMelody plays one melody note: sung on vocal tracks (male an octave
 // below female; mixed swaps voices between verse and chorus), otherwise on
 // the lead instrument, doubled an octave down in the chorus.
-func (s song) playMelody(dst []float32, r *rand.Rand, sec string, pitchOf func(int, int) int, deg int, t, dur, amp float64) {
+func (s song) playMelody(f *flavor, dst []float32, r *rand.Rand, sec string, pitchOf func(int, int) int, deg int, t, dur, amp float64) {
 	if s.vocals != "" && !s.noVoice {
 		female := s.vocals == "female" || (s.vocals == "mixed" && sec == "chorus")
 		octave := 1
 		if female {
 			octave = 2
 		}
-		sing(dst, r, pitchOf(deg, octave), female, t, dur, amp*1.2)
+		sing(dst, r, pitchOf(deg, octave), f.tune, female, t, dur, amp*1.2)
 		return
 	}
 	if s.vocals != "" && s.noVoice {
 		return // the instrumental version leaves the vocal line out
 	}
 	lead := s.style.lead
-	note(dst, r, lead, float64(pitchOf(deg, 2)), t, dur, amp)
+	f.note(dst, r, lead, float64(pitchOf(deg, 2)), t, dur, amp)
 	if sec == "chorus" {
-		note(dst, r, lead, float64(pitchOf(deg, 1)), t, dur, amp*0.6)
+		f.note(dst, r, lead, float64(pitchOf(deg, 1)), t, dur, amp*0.6)
 	}
 }
 

@@ -87,12 +87,17 @@ func at(t float64) int { return int(t * SampleRate) }
 
 // tone adds a wavetable note to dst.
 func tone(dst []float32, tb timbre, pitch, start, dur, amp float64) {
-	wt, env := tables()[tb], envelopes[tb]
+	playTable(dst, tables()[tb], envelopes[tb], midiFreq(pitch), 5.5, start, dur, amp)
+}
+
+// playTable adds a note of wavetable wt at freq Hz, shaped by env, with
+// vibrato at lfoHz.
+func playTable(dst []float32, wt wavetable, env envelope, freq, lfoHz, start, dur, amp float64) {
 	sine := tables()[timbreSine]
 	a := at(start)
 	n := at(dur + env.release)
 	noteOff := at(dur)
-	inc := midiFreq(pitch) / SampleRate * (1 << 32)
+	inc := freq / SampleRate * (1 << 32)
 	attack := max(1, at(env.attack))
 	decay := 1.0
 	if env.tau > 0 {
@@ -100,7 +105,7 @@ func tone(dst []float32, tb timbre, pitch, start, dur, amp float64) {
 	}
 	level, g := 1.0, 1.0 // level: decay or sustain; g: attack/release ramp
 	var phase, lfo uint32
-	lfoInc := uint32(math.Round(5.5 / SampleRate * (1 << 32)))
+	lfoInc := uint32(math.Round(lfoHz / SampleRate * (1 << 32)))
 	var vib float64
 	if env.vibrato > 0 {
 		vib = math.Pow(2, env.vibrato/12) - 1
@@ -133,8 +138,8 @@ func tone(dst []float32, tb timbre, pitch, start, dur, amp float64) {
 
 // pluck adds a Karplus–Strong plucked string: a noise burst circulating in
 // a delay line one period long, low-passed on every pass.
-func pluck(dst []float32, r *rand.Rand, pitch, start, dur, amp float64) {
-	period := max(2, int(math.Round(SampleRate/midiFreq(pitch))))
+func pluck(dst []float32, r *rand.Rand, freq, damp, start, dur, amp float64) {
+	period := max(2, int(math.Round(SampleRate/freq)))
 	line := make([]float32, period)
 	for i := range line {
 		line[i] = float32(2*r.Float64() - 1)
@@ -151,7 +156,7 @@ func pluck(dst []float32, r *rand.Rand, pitch, start, dur, amp float64) {
 	for i := 0; i < n && a+i < len(dst); i++ {
 		k := i % period
 		v := line[k]
-		line[k] = 0.4985 * (v + line[(k+1)%period])
+		line[k] = float32(damp) * (v + line[(k+1)%period])
 		g := 1.0
 		if i > noteOff {
 			g = 1 - float64(i-noteOff)/float64(n-noteOff)
@@ -162,22 +167,18 @@ func pluck(dst []float32, r *rand.Rand, pitch, start, dur, amp float64) {
 	}
 }
 
-// note plays pitch with the given instrument.
-func note(dst []float32, r *rand.Rand, tb timbre, pitch, start, dur, amp float64) {
-	if tb == timbrePluck {
-		pluck(dst, r, pitch, start, dur, amp)
-		return
-	}
-	tone(dst, tb, pitch, start, dur, amp)
-}
-
 // Drum one-shots, rendered once.
 type kit struct {
 	kick, snare, hat, openHat, clap, rim, taiko, tick []float32
 }
 
-var drumKit = sync.OnceValue(func() kit {
-	r := rand.New(rand.NewPCG(7, 7))
+var drumKit = sync.OnceValue(func() kit { return makeKit(rand.New(rand.NewPCG(7, 7)), kitShape{1, 1, 1, 1}) })
+
+// kitShape varies a kit: the pitch of the drums, the decay of all hits,
+// the brightness of the noise and the pitch of the metallic clicks.
+type kitShape struct{ pitch, decay, bright, click float64 }
+
+func makeKit(r *rand.Rand, v kitShape) kit {
 	noise := func(n int) []float32 {
 		s := make([]float32, n)
 		for i := range s {
@@ -186,6 +187,7 @@ var drumKit = sync.OnceValue(func() kit {
 		return s
 	}
 	shape := func(s []float32, tau float64) []float32 {
+		tau *= v.decay
 		for i := range s {
 			s[i] *= float32(math.Exp(-float64(i) / (tau * SampleRate)))
 		}
@@ -193,6 +195,7 @@ var drumKit = sync.OnceValue(func() kit {
 	}
 	// A pitch sweep: the thump of kicks and toms.
 	sweep := func(seconds, f0, f1, tau float64) []float32 {
+		f0, f1, tau = f0*v.pitch, f1*v.pitch, tau*v.decay
 		s := make([]float32, at(seconds))
 		phase := 0.0
 		for i := range s {
@@ -203,10 +206,19 @@ var drumKit = sync.OnceValue(func() kit {
 		}
 		return s
 	}
+	// A first difference, then (bright < 1) a one-pole low-pass that
+	// darkens it.
 	highpass := func(s []float32) []float32 {
 		prev := float32(0)
-		for i, v := range s {
-			s[i], prev = v-prev, v
+		for i, x := range s {
+			s[i], prev = x-prev, x
+		}
+		if v.bright < 1 {
+			a, y := float32(v.bright), float32(0)
+			for i, x := range s {
+				y += a * (x - y)
+				s[i] = y
+			}
 		}
 		return s
 	}
@@ -224,11 +236,11 @@ var drumKit = sync.OnceValue(func() kit {
 		hat:     shape(highpass(noise(at(0.05))), 0.012),
 		openHat: shape(highpass(noise(at(0.35))), 0.12),
 		clap:    shape(highpass(noise(at(0.18))), 0.04),
-		rim:     shape(mix(sweep(0.06, 1800, 1700, 0.01), highpass(noise(at(0.06))), 0.3), 0.015),
+		rim:     shape(mix(sweep(0.06, 1800*v.click, 1700*v.click, 0.01), highpass(noise(at(0.06))), 0.3), 0.015),
 		taiko:   mix(sweep(0.8, 110, 60, 0.3), shape(noise(at(0.1)), 0.02), 0.3),
-		tick:    shape(mix(sweep(0.05, 2400, 2400, 0.01), highpass(noise(at(0.05))), 0.2), 0.01),
+		tick:    shape(mix(sweep(0.05, 2400*v.click, 2400*v.click, 0.01), highpass(noise(at(0.05))), 0.2), 0.01),
 	}
-})
+}
 
 func hit(dst, sample []float32, start, amp float64) {
 	a := at(start)
@@ -282,12 +294,12 @@ func sq(x float64) float64 { return x * x }
 
 // sing adds one sung syllable: a vowel with a soft onset and vibrato that
 // sets in after the attack, as singers do.
-func sing(dst []float32, r *rand.Rand, pitch int, female bool, start, dur, amp float64) {
+func sing(dst []float32, r *rand.Rand, pitch int, tune float64, female bool, start, dur, amp float64) {
 	wt := voiceTable(r.IntN(len(vowels)), pitch, female)
 	sine := tables()[timbreSine]
 	a, noteOff, n := at(start), at(dur), at(dur+0.08)
 	attack := at(0.04)
-	inc := midiFreq(float64(pitch)) / SampleRate * (1 << 32)
+	inc := midiFreq(float64(pitch)+tune) / SampleRate * (1 << 32)
 	const depth = 0.025 // ±0.4 semitone
 	lfoInc := uint32(math.Round(5.5 / SampleRate * (1 << 32)))
 	var phase, lfo uint32
