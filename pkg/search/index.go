@@ -191,8 +191,8 @@ func baseTitle(t *catalog.Track) string {
 // [-1, 1]); metadata is the minor term the issue asks for, at most 0.34:
 // enough to decide among tracks that sound about equally close, never
 // enough to lift a track that sounds different. On the rendered demo
-// catalog the features alone give a precision@10 by genre of 0.56, with
-// these weights 0.83 (BenchmarkSimilarPrecisionDemo; the weights were
+// catalog the features alone give a precision@10 by genre of 0.50, with
+// these weights 0.81 (BenchmarkSimilarPrecisionDemo; the weights were
 // chosen on that same catalog).
 const (
 	wMetaSubgenre = 0.10
