@@ -2,7 +2,6 @@ package admin
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,15 +61,6 @@ func writeWAV(t *testing.T, path string, p audio.PCM) {
 	}
 }
 
-func sampleWAV(t *testing.T, p audio.PCM) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := decode.WriteWAV(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestOutsideServeWithTheACRCloudAdapter serves a manifest of two songs
 // and identifies samples with the production adapter.
 func TestOutsideServeWithTheACRCloudAdapter(t *testing.T) {
@@ -97,7 +87,7 @@ func TestOutsideServeWithTheACRCloudAdapter(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	match, err := client.Identify(ctx, sampleWAV(t, songs[1].Window(12, 10)))
+	match, err := client.Identify(ctx, decode.WAVBytes(songs[1].Window(12, 10)))
 	if err != nil || match == nil {
 		t.Fatalf("identify: %+v %v", match, err)
 	}
@@ -107,12 +97,12 @@ func TestOutsideServeWithTheACRCloudAdapter(t *testing.T) {
 	}
 	// Music it does not hold is no match.
 	other, _ := audiotest.Song(rate, 8, 99)
-	if match, err := client.Identify(ctx, sampleWAV(t, other.Window(12, 10))); err != nil || match != nil {
+	if match, err := client.Identify(ctx, decode.WAVBytes(other.Window(12, 10))); err != nil || match != nil {
 		t.Errorf("unknown music: %+v %v", match, err)
 	}
 	// The signature is checked: a wrong secret is rejected.
 	wrong, _ := acrcloud.New(base, "key", "not-the-secret")
-	if _, err := wrong.Identify(ctx, sampleWAV(t, songs[0].Window(12, 10))); !errors.Is(err, outside.ErrRejected) {
+	if _, err := wrong.Identify(ctx, decode.WAVBytes(songs[0].Window(12, 10))); !errors.Is(err, outside.ErrRejected) {
 		t.Errorf("wrong secret: %v", err)
 	}
 }

@@ -135,24 +135,15 @@ func newTaskFixture(t *testing.T) *taskFixture {
 	}
 	video := audiotest.Concat(songs[0].Window(10, 20), songs[2].Window(12, 15))
 	f.videoKey = recognition.UploadPrefix + f.principal.Client.ID + "/clip.mp4"
-	f.put(t, f.videoKey, wavBytes(t, video))
+	f.put(t, f.videoKey, decode.WAVBytes(video))
 	return f
 }
 
 func writeWAVFile(t *testing.T, path string, p audio.PCM) {
 	t.Helper()
-	if err := os.WriteFile(path, wavBytes(t, p), 0o644); err != nil {
+	if err := os.WriteFile(path, decode.WAVBytes(p), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func wavBytes(t *testing.T, p audio.PCM) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := decode.WriteWAV(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 func (f *taskFixture) put(t *testing.T, key string, data []byte) {
@@ -248,7 +239,7 @@ func runExtractEvents(t *testing.T, dir string) {
 	// A one-second clip is too short to say anything about, rather than
 	// a video without music.
 	short := recognition.UploadPrefix + f.principal.Client.ID + "/short.wav"
-	f.put(t, short, wavBytes(t, audiotest.Tone(22050, 1, 440, 0.3)))
+	f.put(t, short, decode.WAVBytes(audiotest.Tone(22050, 1, 440, 0.3)))
 	err = f.invoke(t, recognition.FnExtract, files["task-input.json"], f.submit(t, short))
 	if err == nil || workflow.ErrorName(err) != "JobError" || !strings.HasPrefix(err.Error(), recognition.CodeTooShort+": ") {
 		t.Errorf("one-second clip: %v (%s)", err, workflow.ErrorName(err))

@@ -1,7 +1,6 @@
 package recognition
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -103,10 +102,7 @@ func chunks(start, end int64) [][2]int64 {
 func (s *Service) identifyChunk(ctx context.Context, pcm audio.PCM, c [2]int64) (*outsideHit, error) {
 	length := min(c[1]-c[0], sampleMs)
 	from := c[0] + (c[1]-c[0]-length)/2
-	var wav bytes.Buffer
-	if err := decode.WriteWAV(&wav, pcm.Window(float64(from)/1000, float64(length)/1000)); err != nil {
-		return nil, err
-	}
+	wav := decode.WAVBytes(pcm.Window(float64(from)/1000, float64(length)/1000))
 	var m *outside.Match
 	var err error
 	for attempt := range outsideAttempts {
@@ -117,7 +113,7 @@ func (s *Service) identifyChunk(ctx context.Context, pcm audio.PCM, c [2]int64) 
 				return nil, ctx.Err()
 			}
 		}
-		if m, err = s.outside.Identify(ctx, wav.Bytes()); !errors.Is(err, outside.ErrTransient) {
+		if m, err = s.outside.Identify(ctx, wav); !errors.Is(err, outside.ErrTransient) {
 			break
 		}
 	}

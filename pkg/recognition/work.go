@@ -184,11 +184,8 @@ func (s *Service) prepareOnce(ctx context.Context, src SourceRef) (*analysis, er
 		Hashes:     fingerprint.New(fingerprint.QueryOptions).Fingerprint(pcm),
 	}
 	dir := workDir(src.Key, src.ETag)
-	var wav bytes.Buffer
-	if err := decode.WriteWAV(&wav, pcm); err != nil {
-		return nil, err
-	}
-	if err := s.blob.Put(ctx, dir+audioFile, &wav, int64(wav.Len()), "audio/wav"); err != nil {
+	wav := decode.WAVBytes(pcm)
+	if err := s.blob.Put(ctx, dir+audioFile, bytes.NewReader(wav), int64(len(wav)), "audio/wav"); err != nil {
 		return nil, fmt.Errorf("recognition: store audio: %w", err)
 	}
 	body, err := a.MarshalBinary()

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -39,6 +40,15 @@ func WriteWAV(w io.Writer, p audio.PCM) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// WAVBytes is p as a WAV file in memory (WriteWAV into a buffer, which
+// cannot fail).
+func WAVBytes(p audio.PCM) []byte {
+	var b bytes.Buffer
+	b.Grow(44 + 2*len(p.Samples))
+	_ = WriteWAV(&b, p)
+	return b.Bytes()
 }
 
 // ReadWAV reads a PCM (8/16/24/32-bit integer or 32-bit float) WAV file,

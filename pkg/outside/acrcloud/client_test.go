@@ -50,15 +50,6 @@ func load(t *testing.T, name string, start, seconds float64) audio.PCM {
 	return pcm
 }
 
-func wav(t *testing.T, p audio.PCM) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := decode.WriteWAV(&b, p); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 func TestSignature(t *testing.T) {
 	// Computed independently: base64(HMAC-SHA1("sec", "POST\n/v1/identify\nkey1\naudio\n1\n1700000000")).
 	if got := acrcloud.Signature("sec", "key1", "audio", "1", "1700000000"); got != "aLcNSJr9g3L2jYuVXPcaJSLPMmk=" {
@@ -166,7 +157,7 @@ func TestAgainstFake(t *testing.T) {
 
 	excerpt := refs[1].Audio.Window(30, 10)
 	noisy := audiotest.MixSNR(excerpt, audiotest.PinkNoise(excerpt.Rate, 10, 0.1, 7), 5)
-	m, err := c.Identify(ctx, wav(t, noisy))
+	m, err := c.Identify(ctx, decode.WAVBytes(noisy))
 	if err != nil || m == nil {
 		t.Fatalf("hit: %v, %v", m, err)
 	}
@@ -177,7 +168,7 @@ func TestAgainstFake(t *testing.T) {
 
 	// An MP3 sample goes through ffmpeg on the server.
 	cmd := exec.Command("ffmpeg", "-loglevel", "error", "-f", "wav", "-i", "pipe:0", "-f", "mp3", "pipe:1")
-	cmd.Stdin = bytes.NewReader(wav(t, refs[0].Audio.Window(12, 8)))
+	cmd.Stdin = bytes.NewReader(decode.WAVBytes(refs[0].Audio.Window(12, 8)))
 	mp3, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
@@ -187,16 +178,16 @@ func TestAgainstFake(t *testing.T) {
 	}
 
 	other := load(t, "sad.ogg", 20, 10)
-	if m, err := c.Identify(ctx, wav(t, other)); m != nil || err != nil {
+	if m, err := c.Identify(ctx, decode.WAVBytes(other)); m != nil || err != nil {
 		t.Errorf("miss = %+v, %v", m, err)
 	}
 
 	badKey, _ := acrcloud.New(srv.URL, "nope", "secret1")
-	if _, err := badKey.Identify(ctx, wav(t, excerpt)); !errors.Is(err, outside.ErrRejected) || !strings.Contains(err.Error(), "3001") {
+	if _, err := badKey.Identify(ctx, decode.WAVBytes(excerpt)); !errors.Is(err, outside.ErrRejected) || !strings.Contains(err.Error(), "3001") {
 		t.Errorf("bad key: %v", err)
 	}
 	badSecret, _ := acrcloud.New(srv.URL, "key1", "wrong")
-	if _, err := badSecret.Identify(ctx, wav(t, excerpt)); !errors.Is(err, outside.ErrRejected) || !strings.Contains(err.Error(), "3014") {
+	if _, err := badSecret.Identify(ctx, decode.WAVBytes(excerpt)); !errors.Is(err, outside.ErrRejected) || !strings.Contains(err.Error(), "3014") {
 		t.Errorf("bad signature: %v", err)
 	}
 }
