@@ -202,30 +202,7 @@ func makeClip(tb testing.TB, tracks []benchTrack, c clipSpec) audio.PCM {
 	if peak > 0.99 { // the mix is re-levelled like any produced video
 		audiotest.Scale(mixed, 0.99/float64(peak))
 	}
-	wav := filepath.Join(dir, key+".wav")
-	mp4 := filepath.Join(dir, key+".mp4")
-	defer os.Remove(wav)
-	defer os.Remove(mp4)
-	f, err := os.Create(wav)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := decode.WriteWAV(f, mixed); err != nil {
-		tb.Fatal(err)
-	}
-	f.Close()
-	cmd := exec.Command("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", wav, "-c:a", "aac", "-b:a", "128k", mp4)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("aac encode: %v: %s", err, out)
-	}
-	pcm, err := decode.Decoder{}.DecodeFile(ctx, mp4)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := writeF32(cache, pcm.Samples); err != nil {
-		tb.Fatal(err)
-	}
-	return pcm
+	return aacRoundTripAt(tb, mixed, key, audio.DefaultSampleRate)
 }
 
 // clipSpecs draws n clip positions (track, start) from the tracks allowed

@@ -137,31 +137,35 @@ func renderVideo(tb testing.TB, tracks []benchTrack, layout []part, inIndex func
 	return aacRoundTrip(tb, mixed, name), segs
 }
 
+// aacRoundTrip encodes p to AAC 128k in an MP4 and decodes it back at
+// p's rate, as a re-encoded video would carry it; cached by name.
 func aacRoundTrip(tb testing.TB, p audio.PCM, name string) audio.PCM {
+	return aacRoundTripAt(tb, p, name, p.Rate)
+}
+
+// aacRoundTripAt is aacRoundTrip decoding back at rate.
+func aacRoundTripAt(tb testing.TB, p audio.PCM, name string, rate int) audio.PCM {
 	dir := cacheDir(tb)
 	cache := filepath.Join(dir, name+".f32")
 	if s, ok := readF32(cache); ok {
-		return audio.PCM{Samples: s, Rate: p.Rate}
+		return audio.PCM{Samples: s, Rate: rate}
 	}
 	wav, mp4 := filepath.Join(dir, name+".wav"), filepath.Join(dir, name+".mp4")
 	defer os.Remove(wav)
 	defer os.Remove(mp4)
-	f, err := os.Create(wav)
-	if err != nil {
+	if err := os.WriteFile(wav, decode.WAVBytes(p), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	if err := decode.WriteWAV(f, p); err != nil {
-		tb.Fatal(err)
-	}
-	f.Close()
 	if out, err := exec.Command("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", wav, "-ar", "44100", "-c:a", "aac", "-b:a", "128k", mp4).CombinedOutput(); err != nil {
 		tb.Fatalf("aac: %v %s", err, out)
 	}
-	back, err := decode.Decoder{SampleRate: p.Rate}.DecodeFile(context.Background(), mp4)
+	back, err := decode.Decoder{SampleRate: rate}.DecodeFile(context.Background(), mp4)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	writeF32(cache, back.Samples)
+	if err := writeF32(cache, back.Samples); err != nil {
+		tb.Fatal(err)
+	}
 	return back
 }
 
