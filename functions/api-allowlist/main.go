@@ -3,8 +3,8 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/core"
 	"musiccatalog/pkg/httpapi"
 )
 
-func main() { app.RunHTTPLambda(httpapi.GroupAllowlist) }
+func main() { core.RunHTTPLambda(httpapi.GroupAllowlist, core.Wiring{}) }

@@ -3,8 +3,9 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/core"
+	"musiccatalog/pkg/app/recognitionapp"
 	"musiccatalog/pkg/httpapi"
 )
 
-func main() { app.RunHTTPLambda(httpapi.GroupRecognition) }
+func main() { core.RunHTTPLambda(httpapi.GroupRecognition, recognitionapp.Wiring) }

@@ -3,8 +3,9 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/core"
+	"musiccatalog/pkg/app/searchapp"
 	"musiccatalog/pkg/httpapi"
 )
 
-func main() { app.RunHTTPLambda(httpapi.GroupSearch) }
+func main() { core.RunHTTPLambda(httpapi.GroupSearch, searchapp.Wiring) }

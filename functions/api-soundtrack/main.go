@@ -4,8 +4,9 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/core"
+	"musiccatalog/pkg/app/soundtrackapp"
 	"musiccatalog/pkg/httpapi"
 )
 
-func main() { app.RunHTTPLambda(httpapi.GroupSoundtrack) }
+func main() { core.RunHTTPLambda(httpapi.GroupSoundtrack, soundtrackapp.Wiring) }

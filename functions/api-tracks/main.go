@@ -3,8 +3,9 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/core"
+	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/httpapi"
 )
 
-func main() { app.RunHTTPLambda(httpapi.GroupTracks) }
+func main() { core.RunHTTPLambda(httpapi.GroupTracks, core.Wiring{Blob: s3blob.Open}) }

@@ -2,6 +2,6 @@
 // manifest uploaded under catalog-manifests/ (DESIGN.md §4).
 package main
 
-import "musiccatalog/pkg/app"
+import "musiccatalog/pkg/app/ingestapp"
 
-func main() { app.RunCatalogIngestLambda() }
+func main() { ingestapp.RunLambda() }

@@ -4,8 +4,8 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/recognitionapp"
 	"musiccatalog/pkg/recognition"
 )
 
-func main() { app.RunRecognitionTaskLambda(recognition.FnExternal) }
+func main() { recognitionapp.RunTaskLambda(recognition.FnExternal) }

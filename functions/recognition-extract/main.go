@@ -3,8 +3,8 @@
 package main
 
 import (
-	"musiccatalog/pkg/app"
+	"musiccatalog/pkg/app/recognitionapp"
 	"musiccatalog/pkg/recognition"
 )
 
-func main() { app.RunRecognitionTaskLambda(recognition.FnExtract) }
+func main() { recognitionapp.RunTaskLambda(recognition.FnExtract) }

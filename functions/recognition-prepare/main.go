@@ -3,6 +3,6 @@
 // video-recognition/ before it is submitted, so the job reuses the work.
 package main
 
-import "musiccatalog/pkg/app"
+import "musiccatalog/pkg/app/recognitionapp"
 
-func main() { app.RunRecognitionPrepareLambda() }
+func main() { recognitionapp.RunPrepareLambda() }

@@ -14,43 +14,30 @@ import (
 	"path/filepath"
 	"strings"
 
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/sfn"
-
-	"musiccatalog/pkg/allowlist"
-	"musiccatalog/pkg/blob"
+	"musiccatalog/pkg/app/core"
+	"musiccatalog/pkg/app/recognitionapp"
+	"musiccatalog/pkg/app/searchapp"
+	"musiccatalog/pkg/app/soundtrackapp"
 	"musiccatalog/pkg/blob/fileblob"
 	"musiccatalog/pkg/blob/s3blob"
-	"musiccatalog/pkg/catalog"
-	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/catalog/fpindex"
 	"musiccatalog/pkg/httpapi"
-	"musiccatalog/pkg/identity"
-	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
-	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/store/boltstore"
-	"musiccatalog/pkg/store/dynamostore"
+	"musiccatalog/pkg/workflow"
 	"musiccatalog/pkg/workflow/localworkflow"
 )
 
-// Deps are the wired services of one process.
+// Deps are the wired services of one process: the core every function
+// shares and every group's services (the devserver, the admin CLI and the
+// tests; a Lambda function wires only its own group, see package core).
 type Deps struct {
-	Config    Config
-	Log       *slog.Logger
-	Clock     clock.Clock
-	Store     store.Store
-	Blob      blob.Store
-	Identity  *identity.Service
-	Allowlist *allowlist.Service
-	// Catalog serves the current catalog snapshot (nil without a blob store).
-	Catalog *catalog.Loader
+	*core.Core
 	// Fingerprints is the catalog's fingerprint index, one copy in memory
 	// for recognition and soundtrack identification.
-	Fingerprints *catalog.FingerprintIndex
+	Fingerprints *fpindex.Index
 	// Recognition runs recognition jobs (nil without a blob store).
 	Recognition *recognition.Service
 	// Search ranks tracks over the current catalog snapshot, re-indexing
@@ -64,15 +51,6 @@ type Deps struct {
 	// BlobHandler serves local signed URLs (nil on AWS, where S3 does).
 	BlobHandler http.Handler
 	closers     []io.Closer
-}
-
-// NewLogger returns the JSON logger of DESIGN.md §9 at the configured level.
-func NewLogger(cfg Config, w io.Writer, function string) *slog.Logger {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
-		lvl = slog.LevelInfo
-	}
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lvl})).With(slog.String("function", function))
 }
 
 // ErrDataDirLocked means another process (usually the devserver) holds the local store.
@@ -103,7 +81,7 @@ func OpenLocal(cfg Config, log *slog.Logger) (*Deps, error) {
 		st.Close()
 		return nil, err
 	}
-	d := newDeps(cfg, log, st, fb)
+	d := newDeps(core.New(cfg, log, st, fb))
 	d.BlobHandler = d.localUploadTrigger(fb.Handler())
 	d.closers = append(d.closers, st)
 	if err := d.startLocalWorkflows(); err != nil {
@@ -134,62 +112,49 @@ func blobSecret(cfg Config) ([]byte, error) {
 	return []byte(secret), nil
 }
 
-// OpenAWS wires DynamoDB and S3 from the standard AWS environment
-// (credentials, region, AWS_ENDPOINT_URL_* overrides).
+// OpenAWS wires every group on DynamoDB and S3 from the standard AWS
+// environment (credentials, region, AWS_ENDPOINT_URL_* overrides): the
+// admin CLI's view of a deployed stack.
 func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
+	c, err := core.OpenAWS(ctx, cfg, log, s3blob.Open)
 	if err != nil {
-		return nil, fmt.Errorf("load AWS config: %w", err)
+		return nil, err
 	}
-	st := dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Tables)
-	var bs blob.Store
-	if cfg.Bucket != "" {
-		bs = s3blob.New(s3.NewFromConfig(awsCfg), cfg.Bucket)
-	}
-	d := newDeps(cfg, log, st, bs)
-	if err := d.awsWorkflows(sfn.NewFromConfig(awsCfg)); err != nil {
+	d := newDeps(c)
+	if err := d.newRecognition(recognitionapp.StepFunctions(c)); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps {
-	c := clock.Real{}
-	d := &Deps{
-		Config: cfg, Log: log, Clock: c, Store: st, Blob: bs,
-		Identity:  identity.New(st, c, ids.Random{}, cfg.TokenCacheTTL),
-		Allowlist: allowlist.New(st, c),
+// newDeps wires every group on the core.
+func newDeps(c *core.Core) *Deps {
+	d := &Deps{Core: c}
+	if c.Blob != nil {
+		d.Fingerprints = &fpindex.Index{Blob: c.Blob}
 	}
-	if bs != nil {
-		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
-		d.Fingerprints = &catalog.FingerprintIndex{Blob: bs}
-	}
-	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
-	d.newSoundtrack(videoFetcher(cfg))
+	d.Search = searchapp.New(c)
+	d.newSoundtrack(soundtrackapp.VideoFetcher(c.Config))
 	return d
 }
 
-// API returns the HTTP API over these services.
+// newSoundtrack wires the soundtrack service on link fetcher f.
+func (d *Deps) newSoundtrack(f soundtrack.VideoFetcher) {
+	d.Soundtrack = soundtrackapp.New(d.Core, d.Fingerprints, f)
+}
+
+// newRecognition builds the recognition service on a workflow starter.
+func (d *Deps) newRecognition(wf workflow.Starter) (err error) {
+	d.Recognition, err = recognitionapp.New(d.Core, d.Fingerprints, wf)
+	return err
+}
+
+// API returns the HTTP API of every group over these services.
 func (d *Deps) API() *httpapi.API {
-	a := &httpapi.API{
-		Auth:   d.Identity,
-		Limits: httpapi.RateLimits{AnonymousPerMinute: d.Config.RateAnonymous, AuthenticatedPerMinute: d.Config.RateAuth},
-		Clock:  d.Clock, Log: d.Log,
-		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
-	}
-	if d.Recognition != nil {
-		a.Recognition = d.Recognition
-	}
-	if d.Catalog != nil { // a nil *Loader in the interface would not read as "no catalog"
-		a.Catalog = d.Catalog
-	}
-	if d.Search != nil {
-		a.Search = d.Search
-	}
-	if d.Soundtrack != nil {
-		a.Soundtrack = d.Soundtrack
-	}
-	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
+	a := d.Core.API()
+	searchapp.Mount(a, d.Search, d.Soundtrack)
+	recognitionapp.Mount(a, d.Recognition)
+	soundtrackapp.Mount(a, d.Soundtrack, d.Config.SoundtrackDirectUploadMax)
 	return a
 }
 
@@ -201,17 +166,4 @@ func (d *Deps) Close() error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// currentCatalog is the catalog source of search: whatever loader d holds
-// at the time of the call (tests swap it), and no snapshot without one.
-type currentCatalog struct{ d *Deps }
-
-var errNoCatalogSource = errors.New("no catalog store configured")
-
-func (c currentCatalog) Current(ctx context.Context) (*catalog.Catalog, error) {
-	if c.d.Catalog == nil {
-		return nil, errNoCatalogSource
-	}
-	return c.d.Catalog.Current(ctx)
 }

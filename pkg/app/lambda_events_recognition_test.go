@@ -26,7 +26,7 @@ import (
 	"musiccatalog/pkg/outside/acrcloud"
 	"musiccatalog/pkg/outside/acrcloud/acrfake"
 	"musiccatalog/pkg/recognition"
-	"musiccatalog/pkg/search"
+	"musiccatalog/pkg/search/similarity"
 	"musiccatalog/pkg/workflow"
 )
 
@@ -125,7 +125,7 @@ func newTaskFixture(t *testing.T) *taskFixture {
 		t.Fatal(err)
 	}
 	f.svc, err = recognition.New(recognition.Config{Store: d.Store, Blob: d.Blob, Catalog: d.Catalog, Workflow: noStart{},
-		Decoder: decode.Decoder{FFmpegPath: "ffmpeg"}, Outside: out, Vectorizer: search.AudioVectorizer{},
+		Decoder: decode.Decoder{FFmpegPath: "ffmpeg"}, Outside: out, Vectorizer: similarity.AudioVectorizer{},
 		Log: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -3,54 +3,12 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
-	"os"
-
-	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"musiccatalog/infra/statemachines"
-	"musiccatalog/pkg/audio/decode"
-	"musiccatalog/pkg/outside"
-	"musiccatalog/pkg/outside/acrcloud"
 	"musiccatalog/pkg/recognition"
-	"musiccatalog/pkg/search"
-	"musiccatalog/pkg/workflow"
 	"musiccatalog/pkg/workflow/localworkflow"
-	"musiccatalog/pkg/workflow/sfnworkflow"
 )
-
-// outsideRecognizer is the ACRCloud adapter when ACRCLOUD_HOST is set
-// (with its key and secret), else nil: the outside tier is off.
-func outsideRecognizer() (outside.Recognizer, error) {
-	host := os.Getenv("ACRCLOUD_HOST")
-	if host == "" {
-		return nil, nil
-	}
-	c, err := acrcloud.New(host, os.Getenv("ACRCLOUD_ACCESS_KEY"), os.Getenv("ACRCLOUD_ACCESS_SECRET"))
-	if err != nil {
-		return nil, fmt.Errorf("ACRCLOUD_*: %w", err)
-	}
-	return c, nil
-}
-
-// newRecognition builds the recognition service on a workflow starter.
-func (d *Deps) newRecognition(wf workflow.Starter) error {
-	if d.Blob == nil || d.Catalog == nil {
-		return nil // no object storage: recognition is not available here
-	}
-	out, err := outsideRecognizer()
-	if err != nil {
-		return err
-	}
-	d.Recognition, err = recognition.New(recognition.Config{
-		Store: d.Store, Blob: d.Blob, Catalog: d.Catalog, Workflow: wf, Clock: d.Clock, Log: d.Log,
-		Decoder: decode.Decoder{FFmpegPath: d.Config.FFmpegPath}, Outside: out,
-		DefaultDailyCap: int64(d.Config.RecognitionDailyCap), Fingerprints: d.Fingerprints,
-		Vectorizer: search.AudioVectorizer{},
-	})
-	return err
-}
 
 // startLocalWorkflows runs the state machines in process: the runner
 // executes the same ASL documents template.yaml deploys, calling the same
@@ -86,13 +44,3 @@ func (d *Deps) RecoverJobs(ctx context.Context) {
 		d.Log.Warn("recovering recognition jobs", slog.Any("error", err))
 	}
 }
-
-// awsWorkflows starts Step Functions executions of the deployed machines.
-func (d *Deps) awsWorkflows(client *sfn.Client) error {
-	return d.newRecognition(sfnworkflow.New(client, map[string]string{
-		recognition.Machine: os.Getenv("RECOGNITION_STATE_MACHINE_ARN"),
-	}))
-}
-
-// The outside tier's suggestions come from search's similarity.
-var _ recognition.Vectorizer = search.AudioVectorizer{}

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -10,8 +9,6 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
-	"musiccatalog/pkg/identity"
-	"musiccatalog/pkg/recognition"
 )
 
 // Group names an endpoint group: one Lambda function each on AWS, all of
@@ -39,36 +36,21 @@ type API struct {
 	Allowlist *allowlist.Service
 	Catalog   catalog.Source // the catalog snapshot being served
 	Blob      blob.Store     // media; signed URLs for streams and downloads
-	// Recognition submits and reads recognition jobs.
-	Recognition RecognitionService
-	// Search ranks tracks (by-text, by-prompt, by-id, by-url, by-video).
-	Search SearchService
-	// Soundtrack stores and analyzes soundtrack videos (and the media of
-	// by-url and by-video searches).
-	Soundtrack SoundtrackService
-	// SoundtrackDirectUploadMax caps the multipart body of the soundtrack
-	// create call (0 = the 60 MB file limit); on Lambda it is what fits
-	// in an invocation, and larger files take the upload-url flow.
-	SoundtrackDirectUploadMax int64
+	// Mounts adds the routes of groups whose handlers live in their own
+	// packages (searchapi, recognitionapi, soundtrackapi; see groups.go),
+	// after the group's routes of this package, if any.
+	Mounts map[Group]MountFunc
 	// SiteURL is the public website that short links point to.
 	SiteURL string
 
 	limiter *limiter
 }
 
-// RecognitionService is what the recognition endpoints need.
-type RecognitionService interface {
-	Submit(ctx context.Context, p *identity.Principal, src recognition.SourceRef) (recognition.Job, error)
-	Get(ctx context.Context, clientID, jobID string) (recognition.Job, error)
-}
-
-// mounts registers each group's routes.
+// mounts registers the routes of each group written in this package.
 var mounts = map[Group]func(*API, *Router){
-	GroupAllowlist:   (*API).mountAllowlist,
-	GroupTracks:      (*API).mountTracks,
-	GroupSearch:      (*API).mountSearch,
-	GroupRecognition: (*API).mountRecognition,
-	GroupSoundtrack:  (*API).mountSoundtrack,
+	GroupAllowlist: (*API).mountAllowlist,
+	GroupTracks:    (*API).mountTracks,
+	GroupSearch:    (*API).mountSearch,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
@@ -83,8 +65,14 @@ func (a *API) Handler(groups ...Group) *Router {
 	a.limiter = newLimiter(a.Clock)
 	rt := NewRouter(a.Log)
 	for _, g := range AllGroups {
-		if slices.Contains(groups, g) {
-			mounts[g](a, rt)
+		if !slices.Contains(groups, g) {
+			continue
+		}
+		if m, ok := mounts[g]; ok {
+			m(a, rt)
+		}
+		if m, ok := a.Mounts[g]; ok {
+			m(rt)
 		}
 	}
 	return rt

@@ -9,9 +9,6 @@ import (
 func (a *API) mountSearch(rt *Router) {
 	rt.Handle("GET /api/v4/search/ai/filters/", NoBody, a.trackFilters)
 	rt.Handle("GET /api/v4/search/soundfxs/filters/", NoBody, a.soundFXFilters)
-	a.mountSearchRanking(rt)
-	rt.Handle("GET /api/v4/search/ai/by-url/", NoBody, a.searchByURL)
-	rt.Handle("GET /api/v4/search/ai/by-video/", NoBody, a.searchByVideo)
 }
 
 // filterValues is one key of a filter listing: {values: [...]} (§2.9).

@@ -7,7 +7,7 @@ import (
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/catalog"
-	"musiccatalog/pkg/search"
+	soundalike "musiccatalog/pkg/search/similarity"
 )
 
 // MaxSuggestions per not-cleared segment (interface.md §8).
@@ -139,14 +139,14 @@ func coverOf(t *catalog.Track) any {
 }
 
 // suggest returns up to MaxSuggestions tracks the plan covers, most
-// similar to seed by sound (the by-id similarity of package search), never
+// similar to seed by sound (package search/similarity, what by-id ranks with), never
 // the track exclude.
 func suggest(cat *catalog.Catalog, plan string, seed []float32, exclude string) []Suggestion {
 	if len(seed) == 0 {
 		return []Suggestion{}
 	}
 	covered := func(t *catalog.Track) bool { return catalog.Covers(plan, t) }
-	similar := search.Similar(cat, seed, covered, exclude, MaxSuggestions)
+	similar := soundalike.Similar(cat, seed, covered, exclude, MaxSuggestions)
 	out := make([]Suggestion, len(similar))
 	for i, t := range similar {
 		out[i] = Suggestion{ID: t.ID, Name: t.DisplayName(), Artist: SuggestionArtist{

@@ -13,6 +13,7 @@ import (
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/catalog/fpindex"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
@@ -78,7 +79,7 @@ type Config struct {
 	Vectorizer Vectorizer
 	// Fingerprints, when set, is the catalog fingerprint index shared
 	// with the process's other users (one copy in memory).
-	Fingerprints    *catalog.FingerprintIndex
+	Fingerprints    *fpindex.Index
 	DefaultDailyCap int64
 	MaxAudioSeconds float64
 	StaleAfter      time.Duration
@@ -105,7 +106,7 @@ type Service struct {
 	prepMu    sync.Mutex
 	preparing map[string]*prepareCall // work dirs being computed, by workDir
 
-	index *catalog.FingerprintIndex
+	index *fpindex.Index
 }
 
 // New returns a Service.
@@ -121,7 +122,7 @@ func New(cfg Config) (*Service, error) {
 		retention: Retention, index: cfg.Fingerprints,
 	}
 	if s.index == nil {
-		s.index = &catalog.FingerprintIndex{Blob: cfg.Blob}
+		s.index = &fpindex.Index{Blob: cfg.Blob}
 	}
 	if s.clock == nil {
 		s.clock = clock.Real{}

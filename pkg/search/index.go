@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/search/similarity"
 	"musiccatalog/pkg/errs"
 )
 
@@ -265,7 +266,7 @@ func (ix *Index) ByAudio(q AudioQuery, opts Options) (Result, error) {
 	var vec []float32
 	tempo := q.TempoHint
 	if q.Features != nil {
-		if v := StandardVector(ix.cat, q.Features.Vector); len(v) == ix.sim.dim {
+		if v := similarity.StandardVector(ix.cat, q.Features.Vector); len(v) == ix.sim.dim {
 			vec = v
 		}
 		if q.Features.Tempo > 0 {

@@ -12,6 +12,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/catalogtest"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/search/similarity"
 )
 
 func TestUnderstand(t *testing.T) {
@@ -163,13 +164,13 @@ func TestByIDAndSimilar(t *testing.T) {
 	// Similar (the function recognition can call) agrees with the cosine
 	// order and honours keep and exclude.
 	keep := func(t *catalog.Track) bool { return t.Genre != seed.Genre }
-	got := Similar(ix.cat, seed.Features, keep, seed.ID, 5)
+	got := similarity.Similar(ix.cat, seed.Features, keep, seed.ID, 5)
 	if len(got) != 5 {
 		t.Fatalf("Similar: %d", len(got))
 	}
 	prev := 2.0
 	for _, tr := range got {
-		c := float64(dot(seed.Features, tr.Features))
+		c := float64(similarity.Dot(seed.Features, tr.Features))
 		if tr.ID == seed.ID || !keep(tr) || c > prev {
 			t.Errorf("Similar: %s (%.3f after %.3f)", tr.ID, c, prev)
 		}

@@ -1,68 +1,9 @@
 package search
 
 import (
-	"context"
-	"errors"
-	"math"
-	"strings"
-
-	"musiccatalog/pkg/audio"
-	"musiccatalog/pkg/audio/features"
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/search/similarity"
 )
-
-// descriptorWeight is how much each descriptor of the engine's vector
-// counts in similarity. Raw chroma says which pitch classes sound — the
-// key — and two pieces of the same style in different keys are still
-// alike to a listener looking for "more like this": at full weight its
-// twelve entries (a fifth of the vector) made key decide as much as
-// timbre and rhythm, so they count a fifth as much. Key confidence
-// likewise.
-func descriptorWeight(name string) float32 {
-	switch {
-	case strings.HasPrefix(name, "chroma_"):
-		return chromaW
-	case name == "key_confidence":
-		return chromaW
-	}
-	return 1
-}
-
-const chromaW = 0.2
-
-// weights returns the per-descriptor weights for vectors of dim entries,
-// nil when the vectors are not the engine's (then all count alike).
-func weights(dim int) []float32 {
-	if dim != len(features.VectorNames) {
-		return nil
-	}
-	w := make([]float32, dim)
-	for i, n := range features.VectorNames {
-		w[i] = descriptorWeight(n)
-	}
-	return w
-}
-
-// weigh returns v with the weights applied, at unit length again (v itself
-// when w is nil).
-func weigh(v, w []float32) []float32 {
-	if w == nil || len(v) != len(w) {
-		return v
-	}
-	out := make([]float32, len(v))
-	var norm float64
-	for i := range v {
-		out[i] = v[i] * w[i]
-		norm += float64(out[i] * out[i])
-	}
-	if norm > 0 {
-		inv := float32(1 / math.Sqrt(norm))
-		for i := range out {
-			out[i] *= inv
-		}
-	}
-	return out
-}
 
 // simIndex packs the tracks' standardized feature vectors row by row in
 // one slice: the by-id scan over 100k tracks then reads memory in order
@@ -82,10 +23,10 @@ func newSimIndex(tracks []*catalog.Track) simIndex {
 			break
 		}
 	}
-	s := simIndex{dim: dim, w: weights(dim), vecs: make([]float32, len(tracks)*dim), has: make([]bool, len(tracks))}
+	s := simIndex{dim: dim, w: similarity.Weights(dim), vecs: make([]float32, len(tracks)*dim), has: make([]bool, len(tracks))}
 	for i, t := range tracks {
 		if dim > 0 && len(t.Features) == dim {
-			copy(s.vecs[i*dim:], weigh(t.Features, s.w))
+			copy(s.vecs[i*dim:], similarity.Weigh(t.Features, s.w))
 			s.has[i] = true
 		}
 	}
@@ -107,7 +48,7 @@ func (s *simIndex) row(i int) []float32 {
 // already are.
 func (s *simIndex) cosines(q []float32, raw bool, out []float32) {
 	if raw {
-		q = weigh(q, s.w)
+		q = similarity.Weigh(q, s.w)
 	}
 	q = q[:s.dim]
 	for i, ok := range s.has {
@@ -115,80 +56,6 @@ func (s *simIndex) cosines(q []float32, raw bool, out []float32) {
 			out[i] = nan
 			continue
 		}
-		out[i] = dot(q, s.vecs[i*s.dim:(i+1)*s.dim:(i+1)*s.dim])
+		out[i] = similarity.Dot(q, s.vecs[i*s.dim:(i+1)*s.dim:(i+1)*s.dim])
 	}
-}
-
-// dot is unrolled by four: the scan is the whole cost of by-id.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-// Similar returns up to n tracks of cat most similar to seed (a vector in
-// the snapshot's standardized feature space, e.g. a catalog track's
-// Features or features.Scaler.Apply of analyzed audio), best first, among
-// those keep accepts (nil keeps all), never the track exclude. Ties go to
-// catalog order. It scans the snapshot directly, without an Index, for
-// callers that hold a *catalog.Catalog (recognition suggestions: keep =
-// catalog.Covers for the account's plan).
-func Similar(cat *catalog.Catalog, seed []float32, keep func(*catalog.Track) bool, exclude string, n int) []*catalog.Track {
-	if len(seed) == 0 || n <= 0 {
-		return nil
-	}
-	w := weights(len(seed))
-	seed = weigh(seed, w)
-	h := &topK{max: n}
-	for i, t := range cat.Tracks() {
-		if t.ID == exclude || len(t.Features) != len(seed) || (keep != nil && !keep(t)) {
-			continue
-		}
-		h.offer(scored{int32(i), float64(dot(seed, weigh(t.Features, w)))})
-	}
-	best := h.sorted()
-	out := make([]*catalog.Track, len(best))
-	for k, c := range best {
-		out[k] = cat.Tracks()[c.i]
-	}
-	return out
-}
-
-// StandardVector places a raw descriptor vector (features.Features.Vector)
-// in cat's similarity space, where it compares by cosine with the tracks'
-// Features; nil when the catalog has no scaler of that dimension.
-func StandardVector(cat *catalog.Catalog, raw []float32) []float32 {
-	sc := cat.FeatureScaler()
-	if len(raw) == 0 || len(raw) != len(sc.Mean) {
-		return nil
-	}
-	return features.Scaler{Mean: sc.Mean, Std: sc.Std}.Apply(raw)
-}
-
-// AudioVectorizer analyzes audio and places it in a catalog's similarity
-// space: recognition's Vectorizer, which suggests catalog alternatives to
-// outside music.
-type AudioVectorizer struct{}
-
-// Vector analyzes pcm (features.Analyze) and standardizes the result.
-func (AudioVectorizer) Vector(_ context.Context, cat *catalog.Catalog, pcm audio.PCM) ([]float32, error) {
-	f, err := features.Analyze(pcm)
-	if err != nil {
-		return nil, err
-	}
-	v := StandardVector(cat, f.Vector)
-	if v == nil {
-		return nil, errors.New("search: the catalog has no feature scaler for this analysis")
-	}
-	return v, nil
 }

@@ -13,6 +13,7 @@ import (
 	"musiccatalog/pkg/catalog/catalogtest"
 	"musiccatalog/pkg/catalog/demo"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/search/similarity"
 )
 
 // BenchmarkSimilarPrecisionDemo renders the default demo catalog, ingests
@@ -62,7 +63,7 @@ func precisionByGenre(tb testing.TB, ix *Index, audioOnly bool) float64 {
 		}
 		var hits []*catalog.Track
 		if audioOnly {
-			hits = Similar(ix.cat, ix.sim.row(i), nil, t.ID, 10)
+			hits = similarity.Similar(ix.cat, ix.sim.row(i), nil, t.ID, 10)
 		} else {
 			res, err := ix.SimilarTo(t, Options{Plan: "enterprise", Limit: 10})
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/catalog/fpindex"
 )
 
 // FingerprintIdentifier matches a recording against the catalog's
@@ -16,7 +17,7 @@ type FingerprintIdentifier struct {
 	Catalog catalog.Source
 	// Index holds the catalog's merged index in memory; share one with
 	// recognition so a process keeps a single copy.
-	Index *catalog.FingerprintIndex
+	Index *fpindex.Index
 }
 
 var _ Identifier = (*FingerprintIdentifier)(nil)

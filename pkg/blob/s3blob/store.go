@@ -36,6 +36,10 @@ func New(client *s3.Client, bucket string) *Store {
 	return &Store{client: client, presign: s3.NewPresignClient(client), bucket: bucket}
 }
 
+// Open returns a Store on bucket with a client from the SDK
+// configuration (a function's object store).
+func Open(cfg aws.Config, bucket string) blob.Store { return New(s3.NewFromConfig(cfg), bucket) }
+
 // NewCompatibleClient returns a client for an S3-compatible server such as
 // versitygw: path-style addressing (no bucket DNS names), static
 // credentials, region us-east-1. Checksums are sent and checked only where

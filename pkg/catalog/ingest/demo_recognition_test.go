@@ -13,6 +13,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/catalogtest"
 	"musiccatalog/pkg/catalog/demo"
+	"musiccatalog/pkg/catalog/fpindex"
 	"musiccatalog/pkg/catalog/ingest"
 )
 
@@ -36,7 +37,7 @@ func TestDemoTracksAreRecognisedInNoise(t *testing.T) {
 	bs := catalogtest.NewStore(t)
 	run(t, ingest.Options{Blob: bs}, path)
 	c := current(t, bs)
-	ix, err := (&catalog.FingerprintIndex{Blob: bs}).For(t.Context(), c)
+	ix, err := (&fpindex.Index{Blob: bs}).For(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package httpapi
+package soundtrackapi
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,9 +17,9 @@ import (
 	"musiccatalog/pkg/soundtrack"
 )
 
-// SoundtrackService is what the soundtrack endpoints and the media
-// searches need; *soundtrack.Service implements it.
-type SoundtrackService interface {
+// Service is what the soundtrack endpoints need; *soundtrack.Service
+// implements it.
+type Service interface {
 	Spool(r io.Reader, name, contentType string) (*soundtrack.Upload, error)
 	Create(ctx context.Context, p *identity.Principal, in soundtrack.CreateInput) (soundtrack.Video, error)
 	Get(ctx context.Context, id string) (soundtrack.Video, error)
@@ -40,13 +41,24 @@ const (
 )
 
 // soundtrackUploads is the presigned-upload flow of the soundtrack upload.
-var soundtrackUploads = uploadPolicy{prefix: soundtrack.UploadsPrefix, maxSize: soundtrack.MaxFileSize,
-	sizeMsg: soundtrack.MsgFileSize, direct: soundtrackPath}
+var soundtrackUploads = httpapi.NewUploadPolicy(soundtrack.UploadsPrefix, soundtrack.MaxFileSize,
+	soundtrack.MsgFileSize, soundtrackPath)
 
-func (a *API) mountSoundtrack(rt *Router) {
-	rt.Handle("POST "+soundtrackPath+"upload-url/", MaxJSONBody, a.soundtrackUploadURL)
+// API serves the soundtrack video endpoints (interface.md §4.1).
+type API struct {
+	*httpapi.API
+	Soundtrack Service
+	// SoundtrackDirectUploadMax caps the multipart body of the create
+	// call (0 = the 60 MB file limit); on Lambda it is what fits in an
+	// invocation, and larger files take the upload-url flow.
+	SoundtrackDirectUploadMax int64
+}
+
+// Mount registers the group's routes.
+func (a *API) Mount(rt *httpapi.Router) {
+	rt.Handle("POST "+soundtrackPath+"upload-url/", httpapi.MaxJSONBody, a.soundtrackUploadURL)
 	rt.Handle("POST "+soundtrackPath, soundtrackMaxBody, a.soundtrackCreate)
-	rt.Handle("GET "+soundtrackPath+"{id}/", NoBody, a.soundtrackRetrieve)
+	rt.Handle("GET "+soundtrackPath+"{id}/", httpapi.NoBody, a.soundtrackRetrieve)
 }
 
 // soundtrackVideoJSON is the SoundtrackVideo of interface.md §2.3 plus
@@ -77,7 +89,7 @@ func (a *API) soundtrackJSON(ctx context.Context, v soundtrack.Video) (soundtrac
 
 // soundtrackService is the configured service, or a 501 where this
 // function was wired without object storage.
-func (a *API) soundtrackService() (SoundtrackService, error) {
+func (a *API) soundtrackService() (Service, error) {
 	if a.Soundtrack == nil {
 		return nil, errs.E("httpapi.soundtrack", errs.NotImplemented, "Soundtrack videos are not available in this environment (no object storage configured).")
 	}
@@ -89,7 +101,7 @@ func (a *API) soundtrackUploadURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return a.issueUploadURL(w, r, p.Client.ID, soundtrackUploads)
+	return a.IssueUploadURL(w, r, p.Client.ID, soundtrackUploads)
 }
 
 // directUploadMax is the largest body the create call takes in this
@@ -124,7 +136,7 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt == "multipart/form-data" {
 		if max := a.directUploadMax(); r.ContentLength > max {
-			return errs.E(op, errs.TooLarge, "The request is larger than this endpoint accepts directly ("+humanBytes(max)+
+			return errs.E(op, errs.TooLarge, "The request is larger than this endpoint accepts directly ("+httpapi.HumanBytes(max)+
 				"). Upload the file with POST "+soundtrackPath+"upload-url/, PUT it to the returned upload_url, then create the video with {\"storage_key\": ...}.")
 		}
 		err = a.readCreateMultipart(r, svc, &form)
@@ -141,7 +153,7 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 	// The key is checked only when it is the one source sent: with a URL
 	// too, the answer is "choose one", whatever the key.
 	if form.storage != nil && form.in.URL == nil && form.in.File == nil {
-		if _, err := a.checkUploadedKey(r.Context(), *form.storage, p.Client.ID, soundtrackUploads); err != nil {
+		if _, err := a.CheckUploadedKey(r.Context(), *form.storage, p.Client.ID, soundtrackUploads); err != nil {
 			return err
 		}
 	}
@@ -155,12 +167,12 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	WriteJSON(w, http.StatusCreated, out)
+	httpapi.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 // readCreateMultipart spools the `file` part and reads the text fields.
-func (a *API) readCreateMultipart(r *http.Request, svc SoundtrackService, form *createForm) error {
+func (a *API) readCreateMultipart(r *http.Request, svc Service, form *createForm) error {
 	const op = "httpapi.readCreateMultipart"
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -183,11 +195,11 @@ func (a *API) readCreateMultipart(r *http.Request, svc SoundtrackService, form *
 			if form.in.File != nil {
 				return errs.Field(op, "file", "Send one file.")
 			}
-			ext := videoExt(part.FileName())
+			ext := httpapi.VideoExt(part.FileName())
 			if ext == "" {
-				return errs.Field(op, "file", msgVideoExtension)
+				return errs.Field(op, "file", httpapi.MsgVideoExtension)
 			}
-			u, err := svc.Spool(part, part.FileName(), videoTypes[ext])
+			u, err := svc.Spool(part, part.FileName(), httpapi.VideoType(ext))
 			if err != nil {
 				return err
 			}
@@ -230,7 +242,7 @@ func readCreateJSON(r *http.Request, form *createForm) error {
 		File       json.RawMessage `json:"file"`
 		IsPublic   *bool           `json:"is_public"`
 	}
-	if err := DecodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		return err
 	}
 	if in.URL != nil {
@@ -276,6 +288,6 @@ func (a *API) soundtrackRetrieve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store") // carries a signed URL
-	WriteJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -1,4 +1,4 @@
-package httpapi
+package searchapi
 
 // Search endpoints (interface.md §4.2). The media searches (by-url,
 // by-video) are written elsewhere on the same two helpers every search
@@ -25,6 +25,7 @@ package httpapi
 import (
 	"context"
 	"math"
+	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,11 +33,12 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/search"
+	"musiccatalog/pkg/soundtrack"
 )
 
-// SearchService is what the search endpoints need; *search.Service
+// Service is what the search endpoints need; *search.Service
 // implements it.
-type SearchService interface {
+type Service interface {
 	ByText(ctx context.Context, text string, opts search.Options) (search.Result, error)
 	ByID(ctx context.Context, id string, system bool, opts search.Options) (search.Result, error)
 	ByAudio(ctx context.Context, q search.AudioQuery, opts search.Options) (search.Result, error)
@@ -54,10 +56,38 @@ const (
 	SearchAudioTuning                          // prioritise_bpm, suppress_vocals
 )
 
-func (a *API) mountSearchRanking(rt *Router) {
-	rt.Handle("GET /api/v4/search/ai/by-text/", NoBody, a.searchByText)
-	rt.Handle("GET /api/v4/search/ai/by-prompt/", NoBody, a.searchByPrompt)
-	rt.Handle("GET /api/v4/search/ai/by-id/", NoBody, a.searchByID)
+// MediaAnalyzer analyzes the media of by-url and by-video;
+// *soundtrack.Service implements it.
+type MediaAnalyzer interface {
+	AnalysisFor(ctx context.Context, value string, audioOnly bool) (soundtrack.Analysis, error)
+}
+
+// API serves the ranking endpoints of the search group; the filter
+// listings, which need the catalog alone, are package httpapi's.
+type API struct {
+	*httpapi.API
+	// Search ranks tracks (by-text, by-prompt, by-id, by-url, by-video).
+	Search Service
+	// Media analyzes the media of by-url and by-video (nil: 501).
+	Media MediaAnalyzer
+}
+
+// Mount registers the ranking routes.
+func (a *API) Mount(rt *httpapi.Router) {
+	rt.Handle("GET /api/v4/search/ai/by-text/", httpapi.NoBody, a.searchByText)
+	rt.Handle("GET /api/v4/search/ai/by-prompt/", httpapi.NoBody, a.searchByPrompt)
+	rt.Handle("GET /api/v4/search/ai/by-id/", httpapi.NoBody, a.searchByID)
+	rt.Handle("GET /api/v4/search/ai/by-url/", httpapi.NoBody, a.searchByURL)
+	rt.Handle("GET /api/v4/search/ai/by-video/", httpapi.NoBody, a.searchByVideo)
+}
+
+// mediaAnalyzer is the configured analyzer, or a 501 where this function
+// was wired without object storage.
+func (a *API) mediaAnalyzer() (MediaAnalyzer, error) {
+	if a.Media == nil {
+		return nil, errs.E("httpapi.search", errs.NotImplemented, "Soundtrack videos are not available in this environment (no object storage configured).")
+	}
+	return a.Media, nil
 }
 
 // ParseSearchRequest is the common front half of every search endpoint:
@@ -84,8 +114,8 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 			bad["non_field_errors"] = append(bad["non_field_errors"], err.Error())
 		}
 	}
-	opts := search.Options{Plan: planOf(p), BPMRange: search.DefaultBPMRange}
-	page, err := ParsePage(r, search.DefaultLimit, search.MaxLimit)
+	opts := search.Options{Plan: httpapi.PlanOf(p), BPMRange: search.DefaultBPMRange}
+	page, err := httpapi.ParsePage(r, search.DefaultLimit, search.MaxLimit)
 	addErr(err)
 	opts.Limit, opts.Offset = page.Limit, page.Offset
 	opts.Filters, err = search.ParseFilters(q)
@@ -147,25 +177,25 @@ func requiredParam(r *http.Request, name string) (string, error) {
 
 // searchTrackJSON is the search result shape of interface.md §2.1.
 type searchTrackJSON struct {
-	ID                string           `json:"id"`
-	Name              string           `json:"name"`
-	Artist            artistJSON       `json:"artist"`
-	Length            int              `json:"length"`
-	Tempo             *float64         `json:"tempo"`
-	IsExplicit        bool             `json:"is_explicit"`
-	IsFree            bool             `json:"is_free"`
-	AudioURL          string           `json:"audio_url"`
-	GenreName         string           `json:"genre_name"`
-	SubgenreName      string           `json:"subgenre_name"`
-	MoodName          string           `json:"mood_name"`
-	SecondaryMoodName string           `json:"secondary_mood_name"`
-	Vocals            string           `json:"vocals"`
-	HasStems          bool             `json:"has_stems"`
-	Cover             string           `json:"cover"`
-	ReleaseDate       string           `json:"release_date"`
-	ShortURL          string           `json:"short_url"`
-	Restricted        bool             `json:"restricted"`
-	Highlights        []catalog.Region `json:"highlights"`
+	ID                string             `json:"id"`
+	Name              string             `json:"name"`
+	Artist            httpapi.ArtistJSON `json:"artist"`
+	Length            int                `json:"length"`
+	Tempo             *float64           `json:"tempo"`
+	IsExplicit        bool               `json:"is_explicit"`
+	IsFree            bool               `json:"is_free"`
+	AudioURL          string             `json:"audio_url"`
+	GenreName         string             `json:"genre_name"`
+	SubgenreName      string             `json:"subgenre_name"`
+	MoodName          string             `json:"mood_name"`
+	SecondaryMoodName string             `json:"secondary_mood_name"`
+	Vocals            string             `json:"vocals"`
+	HasStems          bool               `json:"has_stems"`
+	Cover             string             `json:"cover"`
+	ReleaseDate       string             `json:"release_date"`
+	ShortURL          string             `json:"short_url"`
+	Restricted        bool               `json:"restricted"`
+	Highlights        []catalog.Region   `json:"highlights"`
 }
 
 func (a *API) searchTrack(h search.Hit) searchTrackJSON {
@@ -175,9 +205,9 @@ func (a *API) searchTrack(h search.Hit) searchTrackJSON {
 		hl = []catalog.Region{}
 	}
 	return searchTrackJSON{
-		ID: t.ID, Name: t.DisplayName(), Artist: artistJSON{t.Artist.Name, t.Artist.Slug},
+		ID: t.ID, Name: t.DisplayName(), Artist: httpapi.ArtistJSON{Name: t.Artist.Name, Slug: t.Artist.Slug},
 		Length: t.Length, Tempo: t.Tempo, IsExplicit: t.IsExplicit, IsFree: !t.IsRestricted(),
-		AudioURL: StreamPath(t.ID), GenreName: t.Genre, SubgenreName: t.Subgenre,
+		AudioURL: httpapi.StreamPath(t.ID), GenreName: t.Genre, SubgenreName: t.Subgenre,
 		MoodName: t.Mood, SecondaryMoodName: t.SecondaryMood, Vocals: catalog.VocalsLabel(t.Vocals),
 		HasStems: t.HasStems(), Cover: t.Cover, ReleaseDate: t.ReleaseDate, ShortURL: a.ShortURL(t.ShortID),
 		Restricted: t.IsRestricted(), Highlights: hl,
@@ -207,13 +237,13 @@ func (a *API) WriteSearchResults(w http.ResponseWriter, r *http.Request, opts se
 	for _, h := range res.Hits {
 		page.Results = append(page.Results, a.searchTrack(h))
 	}
-	page.Next, page.Previous = PageLinks(r, PageParams{Limit: opts.Limit, Offset: opts.Offset},
+	page.Next, page.Previous = httpapi.PageLinks(r, httpapi.PageParams{Limit: opts.Limit, Offset: opts.Offset},
 		opts.Offset+len(res.Hits) < res.Total && len(res.Hits) > 0)
 	// Rankings follow the catalog version and the caller's plan: private
 	// caching only, and briefly.
 	w.Header().Set("Cache-Control", "private, max-age=60")
 	if !textExtras {
-		WriteJSON(w, http.StatusOK, page)
+		httpapi.WriteJSON(w, http.StatusOK, page)
 		return nil
 	}
 	out := textSearchPage{searchPage: page, DidYouMean: res.DidYouMean}
@@ -221,15 +251,15 @@ func (a *API) WriteSearchResults(w http.ResponseWriter, r *http.Request, opts se
 	if out.PlaylistSearch.IDs == nil {
 		out.PlaylistSearch.IDs = []string{}
 	}
-	WriteJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
 // searchBackend is the ranking service, or the spec's 500 when this
 // function was wired without one.
-func (a *API) searchBackend() (SearchService, error) {
+func (a *API) searchBackend() (Service, error) {
 	if a.Search == nil {
-		return nil, &errs.Error{Op: "httpapi.search", Kind: errs.Unavailable, Status: http.StatusInternalServerError, Detail: msgCatalogUnavailable}
+		return nil, &errs.Error{Op: "httpapi.search", Kind: errs.Unavailable, Status: http.StatusInternalServerError, Detail: httpapi.MsgCatalogUnavailable}
 	}
 	return a.Search, nil
 }

@@ -1,4 +1,6 @@
-package app
+// Package ingestapp wires the catalog-ingest function: an S3 upload of a
+// catalog manifest runs ingestion and publishes the new catalog version.
+package ingestapp
 
 import (
 	"context"
@@ -10,7 +12,9 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"musiccatalog/pkg/app/core"
 	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/catalog/ingest"
 )
 
@@ -18,12 +22,12 @@ import (
 // (the catalog-ingest function's S3 trigger filters on it and on ".jsonl").
 const ManifestPrefix = "catalog-manifests/"
 
-// CatalogIngestHandler ingests every manifest an S3 event names. Ingest is
+// Handler ingests every manifest an S3 event names. Ingest is
 // idempotent (the same manifest publishes the same version), so S3's
 // at-least-once delivery and Lambda's retries of a failed invocation are
 // safe; publishing is serialized by the function's reserved concurrency of
 // one (template.yaml), as catalog.Publish requires.
-func (d *Deps) CatalogIngestHandler() func(context.Context, events.S3Event) error {
+func Handler(d *core.Core) func(context.Context, events.S3Event) error {
 	return func(ctx context.Context, ev events.S3Event) error {
 		if d.Blob == nil {
 			return fmt.Errorf("catalog-ingest: no bucket configured (BUCKET)")
@@ -55,5 +59,5 @@ func (d *Deps) CatalogIngestHandler() func(context.Context, events.S3Event) erro
 	}
 }
 
-// RunCatalogIngestLambda is the whole main of the catalog-ingest function.
-func RunCatalogIngestLambda() { lambda.Start(MustOpenAWS("catalog-ingest").CatalogIngestHandler()) }
+// RunLambda is the whole main of the catalog-ingest function.
+func RunLambda() { lambda.Start(Handler(core.MustOpenAWS("catalog-ingest", s3blob.Open))) }

@@ -1,4 +1,7 @@
-package catalog
+// Package fpindex keeps a catalog version's fingerprint index in memory.
+// It is apart from package catalog so that a function serving metadata
+// only (track detail, filters, allowlist) does not link the audio engine.
+package fpindex
 
 import (
 	"context"
@@ -7,13 +10,14 @@ import (
 
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/blob"
+	"musiccatalog/pkg/catalog"
 )
 
-// FingerprintIndex keeps the merged fingerprint index of a catalog version
+// Index keeps the merged fingerprint index of a catalog version
 // in memory: recognition and by-video identification both match against
 // it. It loads the version's segments from the blob store on first use and
 // again when asked for another version. Safe for concurrent use.
-type FingerprintIndex struct {
+type Index struct {
 	Blob blob.Store
 
 	mu      sync.Mutex
@@ -24,7 +28,7 @@ type FingerprintIndex struct {
 
 // For returns the merged index of cat's fingerprint segments, or nil when
 // the catalog has none.
-func (f *FingerprintIndex) For(ctx context.Context, cat *Catalog) (*fingerprint.Index, error) {
+func (f *Index) For(ctx context.Context, cat *catalog.Catalog) (*fingerprint.Index, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.loaded && f.version == cat.Version() {
@@ -34,12 +38,12 @@ func (f *FingerprintIndex) For(ctx context.Context, cat *Catalog) (*fingerprint.
 	for _, key := range cat.FingerprintSegments() {
 		rc, _, err := f.Blob.Get(ctx, key)
 		if err != nil {
-			return nil, fmt.Errorf("catalog: fingerprint segment %s: %w", key, err)
+			return nil, fmt.Errorf("fpindex: fingerprint segment %s: %w", key, err)
 		}
 		ix, err := fingerprint.ReadIndex(rc)
 		rc.Close()
 		if err != nil {
-			return nil, fmt.Errorf("catalog: fingerprint segment %s: %w", key, err)
+			return nil, fmt.Errorf("fpindex: fingerprint segment %s: %w", key, err)
 		}
 		segs = append(segs, ix)
 	}
@@ -51,7 +55,7 @@ func (f *FingerprintIndex) For(ctx context.Context, cat *Catalog) (*fingerprint.
 	default:
 		var err error
 		if merged, err = fingerprint.Merge(segs...); err != nil {
-			return nil, fmt.Errorf("catalog: merge fingerprint segments: %w", err)
+			return nil, fmt.Errorf("fpindex: merge fingerprint segments: %w", err)
 		}
 	}
 	f.loaded, f.version, f.ix = true, cat.Version(), merged

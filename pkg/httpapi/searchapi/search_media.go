@@ -1,4 +1,4 @@
-package httpapi
+package searchapi
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.soundtrackService()
+	st, err := a.mediaAnalyzer()
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if q == nil {
-		st, err := a.soundtrackService()
+		st, err := a.mediaAnalyzer()
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (a *API) catalogLinkQuery(ctx context.Context, link, plan string) (*search.
 	if err != nil || serr != nil || a.SiteURL == "" || !strings.EqualFold(u.Hostname(), site.Hostname()) {
 		return nil, nil
 	}
-	c, err := a.currentCatalog(ctx)
+	c, err := a.CurrentCatalog(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func trackQuery(t *catalog.Track) search.AudioQuery {
 // of its picture.
 func (a *API) analysisQuery(ctx context.Context, an soundtrack.Analysis, plan string) (search.AudioQuery, error) {
 	if an.CatalogTrackID != "" {
-		c, err := a.currentCatalog(ctx)
+		c, err := a.CurrentCatalog(ctx)
 		if err != nil {
 			return search.AudioQuery{}, err
 		}

@@ -1,10 +1,12 @@
-package httpapi
+package recognitionapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
+	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"path"
 	"strings"
@@ -18,49 +20,45 @@ import (
 
 // Limits of interface.md §8 for recognition.
 const (
-	RecognitionMaxFile       int64 = 100 * 1000 * 1000 // "100 MB"
-	RecognitionUploadURLTTL        = UploadURLTTL      // expires_in default
+	RecognitionMaxFile       int64 = 100 * 1000 * 1000    // "100 MB"
+	RecognitionUploadURLTTL        = httpapi.UploadURLTTL // expires_in default
 	recognitionPrefix              = "video-recognition/"
 	recognitionMultipartBody       = 2 * RecognitionMaxFile // room to answer an oversize file with the spec's 400
 )
 
-// videoTypes pins the Content-Type of each allowed extension (§4.5, §8).
-var videoTypes = map[string]string{
-	".mp4":  "video/mp4",
-	".mov":  "video/quicktime",
-	".avi":  "video/x-msvideo",
-	".mpeg": "video/mpeg",
-}
-
-const msgVideoExtension = "Unsupported file extension. Allowed: .mp4, .mov, .avi, .mpeg."
 const msgRecognitionSize = "File size cannot exceed 100 MB."
 const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
-func (a *API) mountRecognition(rt *Router) {
-	rt.Handle("POST /api/v4/video-recognition/upload-url/", MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.recognitionSubmit)
-	rt.Handle("GET /api/v4/video-recognition/{job_id}/", NoBody, a.recognitionPoll)
+// Service is what the recognition endpoints need; *recognition.Service
+// implements it.
+type Service interface {
+	Submit(ctx context.Context, p *identity.Principal, src recognition.SourceRef) (recognition.Job, error)
+	Get(ctx context.Context, clientID, jobID string) (recognition.Job, error)
 }
 
-// videoExt returns the lower-cased allowed extension of name, or "".
-func videoExt(name string) string {
-	ext := strings.ToLower(path.Ext(name))
-	if _, ok := videoTypes[ext]; ok {
-		return ext
-	}
-	return ""
+// API serves the recognition endpoints (interface.md §4.5).
+type API struct {
+	*httpapi.API
+	Recognition Service
+}
+
+// Mount registers the group's routes.
+func (a *API) Mount(rt *httpapi.Router) {
+	rt.Handle("POST /api/v4/video-recognition/upload-url/", httpapi.MaxJSONBody, a.recognitionUploadURL)
+	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.recognitionSubmit)
+	rt.Handle("GET /api/v4/video-recognition/{job_id}/", httpapi.NoBody, a.recognitionPoll)
 }
 
 // recognitionUploads is the presigned-upload flow of §4.5.
-var recognitionUploads = uploadPolicy{prefix: recognitionPrefix, maxSize: RecognitionMaxFile,
-	sizeMsg: msgRecognitionSize, direct: "/api/v4/video-recognition/"}
+var recognitionUploads = httpapi.NewUploadPolicy(recognitionPrefix, RecognitionMaxFile,
+	msgRecognitionSize, "/api/v4/video-recognition/")
 
 func (a *API) recognitionUploadURL(w http.ResponseWriter, r *http.Request) error {
 	p, err := a.Partner(r, identity.ScopeComplianceCheck)
 	if err != nil {
 		return err
 	}
-	return a.issueUploadURL(w, r, p.Client.ID, recognitionUploads)
+	return a.IssueUploadURL(w, r, p.Client.ID, recognitionUploads)
 }
 
 // submitResponse is the 201 of §4.5: no progress, no segments yet.
@@ -95,7 +93,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		}
 		return quotaError(err)
 	}
-	WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
+	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
 	return nil
 }
 
@@ -149,16 +147,16 @@ func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Rea
 	if fp != nil {
 		name = fp.FileName()
 	}
-	ext := videoExt(name)
+	ext := httpapi.VideoExt(name)
 	if ext == "" {
-		return recognition.SourceRef{}, errs.Field(op, "file", msgVideoExtension)
+		return recognition.SourceRef{}, errs.Field(op, "file", httpapi.MsgVideoExtension)
 	}
 	if a.Blob == nil {
 		return recognition.SourceRef{}, errs.E(op, errs.NotImplemented, "Object storage is not configured in this environment.")
 	}
-	key := uploadKey(recognitionPrefix, clientID, name)
+	key := httpapi.UploadKey(recognitionPrefix, clientID, name)
 	counted := &countingReader{r: io.LimitReader(part, RecognitionMaxFile+1)}
-	if err := a.Blob.Put(r.Context(), key, counted, -1, videoTypes[ext]); err != nil {
+	if err := a.Blob.Put(r.Context(), key, counted, -1, httpapi.VideoType(ext)); err != nil {
 		_ = a.Blob.Delete(r.Context(), key)
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -209,7 +207,7 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 	if r.ContentLength == 0 { // no body at all: neither was sent
 		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
 	}
-	if err := DecodeJSON(r, &in); err != nil {
+	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		return recognition.SourceRef{}, err
 	}
 	if (in.StorageKey == nil) == (in.File == nil) {
@@ -219,7 +217,7 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 		return recognition.SourceRef{}, errs.Field(op, "file", "Send the file as multipart/form-data.")
 	}
 	key := *in.StorageKey
-	attrs, err := a.checkUploadedKey(r.Context(), key, clientID, recognitionUploads)
+	attrs, err := a.CheckUploadedKey(r.Context(), key, clientID, recognitionUploads)
 	if err != nil {
 		return recognition.SourceRef{}, err
 	}
@@ -286,6 +284,6 @@ func (a *API) recognitionPoll(w http.ResponseWriter, r *http.Request) error {
 		out.ErrorCode, out.Detail = job.ErrorCode, job.Detail
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	WriteJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
