@@ -11,6 +11,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/demo"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/search"
 )
 
 // DemoTracks is the default size of the demo catalog.
@@ -21,7 +22,8 @@ func (c *cmd) ingestOptions(replace bool, workers int) (ingest.Options, error) {
 		return ingest.Options{}, errors.New("no object storage configured (set BUCKET with --aws)")
 	}
 	return ingest.Options{Blob: c.deps.Blob, Decoder: decode.Decoder{FFmpegPath: c.deps.Config.FFmpegPath},
-		FFmpegPath: c.deps.Config.FFmpegPath, Progress: c.errOut, Workers: workers, Replace: replace}, nil
+		FFmpegPath: c.deps.Config.FFmpegPath, Progress: c.errOut, Workers: workers, Replace: replace,
+		Artifacts: []catalog.Artifact{search.TextIndexArtifact}}, nil
 }
 
 func (c *cmd) ingest(ctx context.Context, args []string) error {

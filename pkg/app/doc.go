@@ -1,5 +1,9 @@
-// Package app reads the configuration from the environment and wires the
-// services for one of two worlds: AWS (DynamoDB, S3) for the Lambda
-// functions, or local (bbolt, files with signed URLs) for the devserver
-// and the admin CLI. Everything above it is the same code in both.
+// Package app wires every endpoint group together for one of two worlds:
+// AWS (DynamoDB, S3, Step Functions) for the admin CLI, or local (bbolt,
+// files with signed URLs, the in-process workflow runner) for the
+// devserver and the tests. It builds each group with the constructors of
+// that group's package (pkg/app/core, searchapp, soundtrackapp,
+// recognitionapp, ingestapp), which the Lambda mains use one group at a
+// time: a Lambda function never imports this package, so it links only
+// its own group (TestFunctionImports).
 package app

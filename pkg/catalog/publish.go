@@ -30,6 +30,39 @@ type Pointer struct {
 // SnapshotKey is where the snapshot of a version is stored.
 func SnapshotKey(version string) string { return SnapshotPrefix + version + ".snap" }
 
+// Artifact is a file derived from a snapshot (the search text index),
+// built once when the version is published and stored next to it, so
+// that a function loads it at cold start instead of building it. Readers
+// treat a missing or unreadable artifact as absent and derive the data
+// themselves.
+type Artifact struct {
+	Name  string // the key's suffix: ArtifactKey(version, Name)
+	Build func(*Catalog) ([]byte, error)
+}
+
+// ArtifactKey is where artifact name of a version is stored.
+func ArtifactKey(version, name string) string { return SnapshotPrefix + version + "." + name }
+
+// putArtifacts stores the artifacts of c that are not stored yet.
+func putArtifacts(ctx context.Context, bs blob.Store, c *Catalog, arts []Artifact) error {
+	for _, a := range arts {
+		key := ArtifactKey(c.Version(), a.Name)
+		if _, err := bs.Head(ctx, key); err == nil {
+			continue // immutable, like the snapshot
+		} else if !errors.Is(err, blob.ErrNotFound) {
+			return fmt.Errorf("catalog: head %s: %w", key, err)
+		}
+		b, err := a.Build(c)
+		if err != nil {
+			return fmt.Errorf("catalog: build %s: %w", key, err)
+		}
+		if err := bs.Put(ctx, key, bytes.NewReader(b), int64(len(b)), "application/octet-stream"); err != nil {
+			return fmt.Errorf("catalog: store %s: %w", key, err)
+		}
+	}
+	return nil
+}
+
 // ReadCurrent returns the pointer to the current version, or ErrNoCatalog.
 func ReadCurrent(ctx context.Context, bs blob.Store) (Pointer, error) {
 	rc, _, err := bs.Get(ctx, CurrentKey)
@@ -82,10 +115,12 @@ func (p Pointer) load(ctx context.Context, bs blob.Store) (*Catalog, error) {
 	return c, nil
 }
 
-// Publish stores c's snapshot and makes it current. When c's version is
-// already current it writes nothing and reports false. Publishers are not
-// serialized against each other: run one ingestion at a time.
-func Publish(ctx context.Context, bs blob.Store, c *Catalog) (bool, error) {
+// Publish stores c's snapshot and its artifacts and makes it current.
+// When c's version is already current it writes only the artifacts that
+// are missing and reports false. Artifacts are stored before the pointer
+// moves, so a function that sees the new version finds them. Publishers
+// are not serialized against each other: run one ingestion at a time.
+func Publish(ctx context.Context, bs blob.Store, c *Catalog, arts ...Artifact) (bool, error) {
 	// A pointer that cannot be read (missing or damaged) only means there
 	// is no shortcut: publishing writes a good one over it.
 	cur, err := ReadCurrent(ctx, bs)
@@ -93,7 +128,7 @@ func Publish(ctx context.Context, bs blob.Store, c *Catalog) (bool, error) {
 		return false, ctxErr
 	}
 	if err == nil && cur.Version == c.Version() {
-		return false, nil
+		return false, putArtifacts(ctx, bs, c, arts)
 	}
 	key := SnapshotKey(c.Version())
 	if _, err := bs.Head(ctx, key); errors.Is(err, blob.ErrNotFound) {
@@ -106,6 +141,9 @@ func Publish(ctx context.Context, bs blob.Store, c *Catalog) (bool, error) {
 		}
 	} else if err != nil {
 		return false, fmt.Errorf("catalog: head %s: %w", key, err)
+	}
+	if err := putArtifacts(ctx, bs, c, arts); err != nil {
+		return false, err
 	}
 	return true, writePointer(ctx, bs, Pointer{Version: c.Version(), Snapshot: key})
 }

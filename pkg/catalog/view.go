@@ -43,12 +43,17 @@ func Covers(plan string, t *Track) bool {
 }
 
 // jpSuffix is the source-feed marker some raw titles carry (§2.2 jp_title).
-var jpSuffix = regexp.MustCompile(`\s*-JP$`)
+const jpSuffix = "-JP"
 
-// DisplayName is the title shown to users: the source-feed suffix stripped
-// and the variant marker appended.
+// DisplayName is the title shown to users: the source-feed suffix (and
+// the white space before it) stripped and the variant marker appended.
+// String functions rather than a regexp: search computes it for every
+// track when a function starts.
 func (t *Track) DisplayName() string {
-	name := jpSuffix.ReplaceAllString(t.Name, "")
+	name := t.Name
+	if base, ok := strings.CutSuffix(name, jpSuffix); ok {
+		name = strings.TrimRight(base, " \t\n\f\r") // what \s matches in RE2
+	}
 	if t.Variant != "" {
 		name += " (" + t.Variant + ")"
 	}
@@ -58,7 +63,7 @@ func (t *Track) DisplayName() string {
 // JPTitle is the raw title of the -JP source feed, or the display name for
 // tracks from other sources (§2.2).
 func (t *Track) JPTitle() string {
-	if jpSuffix.MatchString(t.Name) {
+	if strings.HasSuffix(t.Name, jpSuffix) {
 		return t.Name
 	}
 	return t.DisplayName()

@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"musiccatalog/pkg/catalog"
-	"musiccatalog/pkg/search/similarity"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/search/similarity"
 )
 
 // Index is everything searches need about one catalog snapshot. It is
@@ -37,6 +37,12 @@ type Index struct {
 
 // NewIndex indexes a catalog snapshot.
 func NewIndex(cat *catalog.Catalog) (*Index, error) {
+	return newIndex(cat, func() (*textIndex, error) { return newTextIndex(cat.Tracks()) })
+}
+
+// newIndex indexes a snapshot on the text index text returns (built or
+// loaded).
+func newIndex(cat *catalog.Catalog, text func() (*textIndex, error)) (*Index, error) {
 	tracks := cat.Tracks()
 	ix := &Index{
 		cat: cat, tracks: tracks,
@@ -60,8 +66,9 @@ func NewIndex(cat *catalog.Catalog) (*Index, error) {
 	for _, plan := range plans {
 		ix.visible[plan] = make([]bool, len(tracks))
 	}
+	lc := lowerCache{}
 	for i, t := range tracks {
-		f := facetsOf(t)
+		f := facetsWith(t, lc.lower)
 		f.genreC, f.subgenreC = code("g:"+f.genre), code("s:"+f.subgenre)
 		f.moodC, f.mood2C = code("m:"+f.mood), code("m:"+f.mood2)
 		ix.facets[i] = f
@@ -80,7 +87,7 @@ func NewIndex(cat *catalog.Catalog) (*Index, error) {
 		}
 	}
 	var err error
-	if ix.text, err = newTextIndex(tracks); err != nil {
+	if ix.text, err = text(); err != nil {
 		return nil, err
 	}
 	return ix, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"musiccatalog/pkg/audio/features"
+	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/errs"
 )
@@ -130,6 +131,7 @@ type Service struct {
 	src       catalog.Source
 	playlists PlaylistFinder
 	log       *slog.Logger
+	prebuilt  blob.Store // where published text indexes are (nil: build them)
 
 	mu  sync.Mutex // held while an index is built
 	cur atomic.Pointer[Index]
@@ -143,6 +145,11 @@ func WithPlaylists(p PlaylistFinder) Option { return func(s *Service) { s.playli
 
 // WithLogger sets where index rebuilds and playlist failures are logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Service) { s.log = l } }
+
+// WithPrebuilt loads each version's text index from bs, where ingestion
+// published it with the snapshot (TextIndexArtifact), instead of building
+// it; a version without one is indexed in memory as before.
+func WithPrebuilt(bs blob.Store) Option { return func(s *Service) { s.prebuilt = bs } }
 
 // NewService returns a Service over src.
 func NewService(src catalog.Source, opts ...Option) *Service {
@@ -180,7 +187,7 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 	if ix := s.cur.Load(); ix != nil && ix.cat.Version() == cat.Version() {
 		return ix, nil
 	}
-	ix, err := NewIndex(cat)
+	ix, err := s.newIndex(ctx, cat)
 	if err != nil {
 		if old := s.cur.Load(); old != nil {
 			s.log.Error("search index build failed; serving the previous version", "version", cat.Version(), "err", err)
@@ -195,6 +202,20 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 		time.AfterFunc(retiredIndexGrace, func() { _ = old.Close() })
 	}
 	return ix, nil
+}
+
+// newIndex loads the snapshot's published text index, or builds one.
+func (s *Service) newIndex(ctx context.Context, cat *catalog.Catalog) (*Index, error) {
+	if s.prebuilt != nil {
+		ix, err := newIndex(cat, func() (*textIndex, error) { return loadTextIndex(ctx, s.prebuilt, cat) })
+		if err == nil {
+			return ix, nil
+		}
+		if !errors.Is(err, blob.ErrNotFound) {
+			s.log.Warn("published text index unusable; building it", "version", cat.Version(), "err", err)
+		}
+	}
+	return NewIndex(cat)
 }
 
 // ByText ranks tracks for a natural-language description (by-text and,

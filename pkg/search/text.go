@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 
@@ -31,6 +34,9 @@ const (
 
 var fieldBoost = map[string]float64{fieldMeta: 3, fieldTags: 1.6, fieldNames: 1.2, fieldDesc: 0.7, fieldLyrics: 0.3}
 
+// textFields are the fields in the order their words enter the vocabulary.
+var textFields = []string{fieldMeta, fieldTags, fieldNames, fieldDesc, fieldLyrics}
+
 // textIndex is an in-memory bleve (scorch) index over the tracks'
 // metadata, scored with BM25, plus the vocabulary of the words it holds
 // (to tell a typo from a word that simply does not occur).
@@ -39,6 +45,7 @@ type textIndex struct {
 	n     int // documents
 	vocab map[string]bool
 	words []string // vocab as a list, for typo correction
+	dir   string   // the files of a loaded index (loadTextIndex), removed on close
 
 	// counterPool recycles the per-request match counters (zeroed).
 	counterPool sync.Pool
@@ -48,7 +55,11 @@ type textIndex struct {
 	cached int                  // hits held in cache
 }
 
-func newTextIndex(tracks []*catalog.Track) (*textIndex, error) {
+// newTextIndex builds the text index in memory.
+func newTextIndex(tracks []*catalog.Track) (*textIndex, error) { return buildTextIndex("", tracks) }
+
+// textMapping is the index mapping: the fields, their analyzer, BM25.
+func textMapping() *mapping.IndexMappingImpl {
 	m := bleve.NewIndexMapping()
 	m.ScoringModel = index.BM25Scoring
 	m.DefaultAnalyzer = en.AnalyzerName
@@ -61,7 +72,13 @@ func newTextIndex(tracks []*catalog.Track) (*textIndex, error) {
 	}
 	m.DefaultMapping = doc
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	return m
+}
+
+// buildTextIndex indexes the tracks, in memory when path is "", else in
+// a scorch index persisted at path (BuildTextIndex).
+func buildTextIndex(path string, tracks []*catalog.Track) (*textIndex, error) {
+	idx, err := bleve.NewUsing(path, textMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("search: text index: %w", err)
 	}
@@ -71,8 +88,8 @@ func newTextIndex(tracks []*catalog.Track) (*textIndex, error) {
 	b := idx.NewBatch()
 	for i, t := range tracks {
 		d := textDoc(t)
-		for _, v := range d {
-			for _, w := range words(v.(string)) {
+		for _, f := range textFields { // in a fixed order: typo corrections take the first of equally near words
+			for _, w := range words(d[f].(string)) {
 				if !ti.vocab[w] {
 					ti.vocab[w] = true
 					ti.words = append(ti.words, w)
@@ -116,7 +133,13 @@ func words(s string) []string {
 	})
 }
 
-func (ti *textIndex) close() error { return ti.idx.Close() }
+func (ti *textIndex) close() error {
+	err := ti.idx.Close()
+	if ti.dir != "" {
+		err = errors.Join(err, os.RemoveAll(ti.dir))
+	}
+	return err
+}
 
 // alt is one way a query word may appear in a track: the word itself, a
 // synonym, a member of its cluster, with a weight below 1 for the looser

@@ -15,7 +15,9 @@ import (
 	"musiccatalog/pkg/app/core"
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/blob/s3blob"
+	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/search"
 )
 
 // ManifestPrefix is where an uploaded catalog manifest starts an ingest
@@ -32,7 +34,8 @@ func Handler(d *core.Core) func(context.Context, events.S3Event) error {
 		if d.Blob == nil {
 			return fmt.Errorf("catalog-ingest: no bucket configured (BUCKET)")
 		}
-		opts := ingest.Options{Blob: d.Blob, Decoder: decode.Decoder{FFmpegPath: d.Config.FFmpegPath}, FFmpegPath: d.Config.FFmpegPath}
+		opts := ingest.Options{Blob: d.Blob, Decoder: decode.Decoder{FFmpegPath: d.Config.FFmpegPath}, FFmpegPath: d.Config.FFmpegPath,
+			Artifacts: []catalog.Artifact{search.TextIndexArtifact}}
 		for _, rec := range ev.Records {
 			// S3 event keys are URL-encoded with '+' for spaces.
 			key, err := url.QueryUnescape(rec.S3.Object.Key)

@@ -15,9 +15,14 @@ import (
 	"musiccatalog/pkg/soundtrack"
 )
 
-// New is the search service over c's catalog.
+// New is the search service over c's catalog; it loads the text index
+// published with each snapshot instead of building it (issue 12, item 5).
 func New(c *core.Core) *search.Service {
-	return search.NewService(c.CatalogSource(), search.WithLogger(c.Log))
+	opts := []search.Option{search.WithLogger(c.Log)}
+	if c.Blob != nil {
+		opts = append(opts, search.WithPrebuilt(c.Blob))
+	}
+	return search.NewService(c.CatalogSource(), opts...)
 }
 
 // Mount adds the ranking endpoints over svc and the media analyzer (nil:

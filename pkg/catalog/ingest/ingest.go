@@ -41,6 +41,9 @@ type Options struct {
 	TempDir string
 	// Now is the clock of the progress display (default time.Now).
 	Now func() time.Time
+	// Artifacts are built and stored with the published version
+	// (search.TextIndexArtifact), so functions load them at cold start.
+	Artifacts []catalog.Artifact
 }
 
 // Report says what a run did.
@@ -230,7 +233,7 @@ func RunManifest(ctx context.Context, opts Options, m *manifest.Manifest) (Repor
 	if err != nil {
 		return rep, fmt.Errorf("ingest: %w", err)
 	}
-	if rep.Published, err = catalog.Publish(ctx, opts.Blob, next); err != nil {
+	if rep.Published, err = catalog.Publish(ctx, opts.Blob, next, opts.Artifacts...); err != nil {
 		return rep, err
 	}
 	rep.Version, rep.Segments = next.Version(), len(contents.Segments)

@@ -155,7 +155,7 @@ type CompactReport struct {
 
 // Compact merges the current catalog's fingerprint segments into one and
 // publishes the catalog with it, so that matching reads one index.
-func Compact(ctx context.Context, bs blob.Store) (CompactReport, error) {
+func Compact(ctx context.Context, bs blob.Store, arts ...catalog.Artifact) (CompactReport, error) {
 	cur, err := catalog.Load(ctx, bs)
 	if err != nil {
 		return CompactReport{}, err
@@ -189,7 +189,7 @@ func Compact(ctx context.Context, bs blob.Store) (CompactReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	if rep.Published, err = catalog.Publish(ctx, bs, next); err != nil {
+	if rep.Published, err = catalog.Publish(ctx, bs, next, arts...); err != nil {
 		return rep, err
 	}
 	rep.Version, rep.Segment, rep.Postings = next.Version(), key, merged.Len()
