@@ -28,6 +28,7 @@ import (
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/licensing"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -58,6 +59,8 @@ type Deps struct {
 	Search *search.Service
 	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
 	Soundtrack *soundtrack.Service
+	// Licensing issues and reads licenses.
+	Licensing *licensing.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -166,6 +169,7 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 	}
 	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
 	d.newSoundtrack(videoFetcher(cfg))
+	d.newLicensing()
 	return d
 }
 
@@ -190,6 +194,7 @@ func (d *Deps) API() *httpapi.API {
 		a.Soundtrack = d.Soundtrack
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
+	d.licensesAPI(a)
 	return a
 }
 

@@ -24,10 +24,11 @@ const (
 	GroupSearch      Group = "search"
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
+	GroupLicenses    Group = "licenses"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -52,6 +53,10 @@ type API struct {
 	SoundtrackDirectUploadMax int64
 	// SiteURL is the public website that short links point to.
 	SiteURL string
+	// Licenses issues and reads licenses; LicensePageBase is where their
+	// public pages live ("" = this server as the request addressed it).
+	Licenses        LicenseService
+	LicensePageBase string
 
 	limiter *limiter
 }
@@ -69,6 +74,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupSearch:      (*API).mountSearch,
 	GroupRecognition: (*API).mountRecognition,
 	GroupSoundtrack:  (*API).mountSoundtrack,
+	GroupLicenses:    (*API).mountLicenses,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
