@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -120,8 +121,19 @@ func licenseError(err error, now time.Time) error {
 				ResetsAt: u.ResetsAt.UTC().Format(time.RFC3339)}
 		}
 	}
+	if body.Code == "" {
+		body.Code = cmp.Or(fallbackCodes[out.Kind], codeInternal)
+	}
 	out.Body = licenseFailure{Error: body}
 	return &out
+}
+
+// fallbackCodes name failures that carry no code of their own.
+var fallbackCodes = map[errs.Kind]string{
+	errs.Unauthenticated: codeInvalidToken,
+	errs.Forbidden:       codeMissingScope,
+	errs.NotFound:        licensing.CodeLicenseNotFound,
+	errs.RateLimited:     licensing.CodeThrottled,
 }
 
 // licenseAuthError maps authentication failures to the §7.3 codes.
