@@ -200,7 +200,7 @@ func TestLicensePageInBrowser(t *testing.T) {
 			t.Errorf("%d px: terms stacked above their values = %v; want %v", width, f.Stacked, want)
 		}
 	}
-	f := render("/v/"+strings.Repeat("0", 32), 375, "license-not-found-375.png")
+	f := render("/v/"+strings.Repeat("0f", 40), 375, "license-not-found-375.png") // an over-long id must wrap too
 	if !strings.Contains(f.Text, "No license with this ID") || f.ScrollWidth > f.ClientWidth || f.Lang != "en" || f.Landmarks != 3 {
 		t.Errorf("404 page: %+v", f)
 	}
