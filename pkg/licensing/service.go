@@ -31,8 +31,9 @@ const (
 const QuotaScope = identity.ScopeLicenses
 
 // commitAttempts bounds how often Generate retries a transaction that
-// failed for neither an existing license nor a used-up quota (a window
-// turning over between the write and the check, an id collision).
+// failed for neither an existing license nor a used-up quota (contention
+// on the client's counters, a window turning over between the write and
+// the check, an id collision).
 const commitAttempts = 4
 
 // IDSource makes license ids: 32 lower-case hex characters from a CSPRNG
@@ -144,6 +145,7 @@ func (s *Service) Generate(ctx context.Context, c identity.Client, in Input) (Re
 	if err != nil {
 		return Result{}, err
 	}
+	var last error
 	for range commitAttempts {
 		now := s.clock.Now()
 		l := License{ID: s.ids.Hex32(), ClientID: c.ID, ClientName: c.Name, UserID: in.UserID,
@@ -155,9 +157,16 @@ func (s *Service) Generate(ctx context.Context, c identity.Client, in Input) (Re
 			ops = append(ops, take)
 		}
 		err := s.st.Transact(ctx, ops)
+		last = err
 		if err == nil {
 			s.log.Info("license issued", "license", l.ID, "client", c.ID, "track", l.TrackID)
 			return s.result(ctx, c.ID, limits, l, true)
+		}
+		if errors.Is(err, store.ErrContention) {
+			// Every call of a client writes its quota counters: under a
+			// burst they collide, and the store's retries may run out.
+			s.log.Warn("license transaction contended; retrying", "client", c.ID, "err", err)
+			continue
 		}
 		if !errors.Is(err, store.ErrConditionFailed) {
 			return Result{}, errs.Wrap(op, err)
@@ -174,7 +183,7 @@ func (s *Service) Generate(ctx context.Context, c identity.Client, in Input) (Re
 			return Result{}, throttled(op, qerr)
 		}
 	}
-	return Result{}, errs.Wrap(op, fmt.Errorf("license not committed after %d attempts", commitAttempts))
+	return Result{}, errs.Wrap(op, fmt.Errorf("license not committed after %d attempts: %w", commitAttempts, last))
 }
 
 // licensableTrack returns the catalog track, or track_not_found when it
