@@ -23,12 +23,6 @@ var _ store.Store = (*Store)(nil)
 const (
 	defaultLockTimeout   = time.Second
 	defaultSweepInterval = 5 * time.Minute
-	// batchDelay is how long a transaction waits for concurrent ones to
-	// share its commit (Transact): one fsync for many writers instead of
-	// one each, which is what bounds concurrent writes on a busy disk
-	// (BenchmarkLicenseGenerate: 2.5 times the throughput of a commit
-	// per transaction under 32 clients).
-	batchDelay = time.Millisecond
 )
 
 // ErrLocked is returned by Open when another process holds the file.
@@ -96,7 +90,6 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: prepare %s: %w", path, err)
 	}
-	db.MaxBatchDelay = batchDelay
 	s := &Store{db: db, now: cfg.now}
 	if cfg.sweepEvery > 0 {
 		s.stopSweep = make(chan struct{})
@@ -245,10 +238,7 @@ func (s *Store) Delete(ctx context.Context, t store.Table, k store.Key, cond sto
 }
 
 // Transact implements store.Store. One bolt write transaction makes the
-// ops atomic; returning an error from it rolls every op back. Concurrent
-// transactions share a commit (bolt's Batch): one that fails rolls the
-// shared commit back and is re-run alone, which is safe because applying
-// the ops depends only on the data the transaction reads.
+// ops atomic; returning an error from it rolls every op back.
 func (s *Store) Transact(ctx context.Context, ops []store.TxOp) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -258,7 +248,7 @@ func (s *Store) Transact(ctx context.Context, ops []store.TxOp) error {
 		return err
 	}
 	now := s.now()
-	return s.db.Batch(func(tx *bolt.Tx) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
 		for i, op := range ops {
 			if _, err := apply(tx, op, now); err != nil {
 				return fmt.Errorf("transaction op %d: %w", i, err)
