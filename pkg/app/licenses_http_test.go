@@ -213,6 +213,8 @@ func TestLicenseErrorRows(t *testing.T) {
 			if got := detailFields(t, b.Error.Details); !slices.Equal(got, tc.details) {
 				t.Errorf("%s: details name %v; want %v", tc.name, got, tc.details)
 			}
+		} else if len(b.Error.Details) > 0 {
+			t.Errorf("%s: details %s; want none", tc.name, b.Error.Details)
 		}
 		if tc.status == 401 && r.Header.Get("WWW-Authenticate") == "" {
 			t.Errorf("%s: 401 without WWW-Authenticate", tc.name)

@@ -108,7 +108,7 @@ func licenseError(err error, now time.Time) error {
 		if body.Code == "" {
 			body.Code = licensing.CodeValidation
 		}
-		if body.Details == nil {
+		if body.Code == licensing.CodeValidation && body.Details == nil {
 			body.Details = map[string][]string{"body": {e.Detail}}
 			body.Message = "The request is not valid; see details."
 		}
