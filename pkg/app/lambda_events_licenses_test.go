@@ -2,9 +2,13 @@ package app
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/aws/aws-lambda-go/events"
+
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/lambdarun"
 	"musiccatalog/pkg/licensing"
 )
 
@@ -73,5 +77,39 @@ func init() {
 				}
 			}},
 		},
+	}
+}
+
+// TestLicensePageThroughLambda serves the HTML page through the API
+// Gateway adapter (the sample-event runner only takes JSON bodies): the
+// browser must get text, with the page's headers.
+func TestLicensePageThroughLambda(t *testing.T) {
+	d, creds := newTestDeps(t)
+	track := publishTestCatalog(t, d).Tracks()[0].ID
+	c, err := d.Identity.GetClient(context.Background(), creds.Partner.ClientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Licensing.Generate(context.Background(), c, licensing.Input{UserID: "creator-7", TrackID: track})
+	if err != nil {
+		t.Fatal(err)
+	}
+	handler := lambdarun.NewHTTPHandler(d.API().Handler(httpapi.GroupLicenses))
+	path := "/v/" + res.License.ID
+	resp, err := handler(context.Background(), events.APIGatewayV2HTTPRequest{
+		Version: "2.0", RouteKey: "GET /v/{license_id}", RawPath: path,
+		Headers: map[string]string{"host": "abc123.execute-api.eu-west-1.amazonaws.com"},
+		RequestContext: events.APIGatewayV2HTTPRequestContext{
+			DomainName: "abc123.execute-api.eu-west-1.amazonaws.com", Stage: "$default",
+			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET", Path: path, Protocol: "HTTP/1.1", SourceIP: "203.0.113.7"},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || resp.IsBase64Encoded || !strings.HasPrefix(resp.Headers["Content-Type"], "text/html") ||
+		resp.Headers["Cache-Control"] != "public, max-age=31536000, immutable" ||
+		!strings.Contains(resp.Body, "creator-7") || !strings.Contains(resp.Body, "https://abc123.execute-api.eu-west-1.amazonaws.com/v/"+res.License.ID) {
+		t.Errorf("page through Lambda: %d base64=%v %v %.200s", resp.StatusCode, resp.IsBase64Encoded, resp.Headers, resp.Body)
 	}
 }
