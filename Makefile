@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 # Lambda functions: directory under functions/ -> SAM logical id.
-FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction
+FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction api-licenses:ApiLicensesFunction
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
@@ -26,6 +26,7 @@ test-unit:
 bench:
 	$(GO) test -run '^$$' -bench DevserverAuthenticatedGET -benchtime 20000x ./pkg/app/
 	$(GO) test -run '^$$' -bench SearchByText10k -benchtime 20000x ./pkg/app/
+	$(GO) test -run '^$$' -bench LicenseGenerate -benchtime 5000x ./pkg/app/
 	$(GO) test -run '^$$' -bench 'RelevanceNDCG|SimilarPrecisionDemo' -benchtime 1x -timeout 30m ./pkg/search/
 	$(GO) test -run '^$$' -bench 'ByID100k|ByText10k' -benchtime 1000x ./pkg/search/
 	$(GO) test -run '^$$' -bench RecognitionEndToEnd -benchtime 1x -timeout 30m ./pkg/app/

@@ -22,6 +22,7 @@ import (
 	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/catalog/fpindex"
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/licensing"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -45,6 +46,8 @@ type Deps struct {
 	Search *search.Service
 	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
 	Soundtrack *soundtrack.Service
+	// Licensing issues and reads licenses.
+	Licensing *licensing.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -135,6 +138,7 @@ func newDeps(c *core.Core) *Deps {
 	}
 	d.Search = searchapp.New(c)
 	d.newSoundtrack(soundtrackapp.VideoFetcher(c.Config))
+	d.newLicensing()
 	return d
 }
 
@@ -155,6 +159,7 @@ func (d *Deps) API() *httpapi.API {
 	searchapp.Mount(a, d.Search, d.Soundtrack)
 	recognitionapp.Mount(a, d.Recognition)
 	soundtrackapp.Mount(a, d.Soundtrack, d.Config.SoundtrackDirectUploadMax)
+	d.licensesAPI(a)
 	return a
 }
 

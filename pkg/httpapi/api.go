@@ -21,10 +21,11 @@ const (
 	GroupSearch      Group = "search"
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
+	GroupLicenses    Group = "licenses"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -42,6 +43,10 @@ type API struct {
 	Mounts map[Group]MountFunc
 	// SiteURL is the public website that short links point to.
 	SiteURL string
+	// Licenses issues and reads licenses; LicensePageBase is where their
+	// public pages live ("" = this server as the request addressed it).
+	Licenses        LicenseService
+	LicensePageBase string
 
 	limiter *limiter
 }
@@ -51,6 +56,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupAllowlist: (*API).mountAllowlist,
 	GroupTracks:    (*API).mountTracks,
 	GroupSearch:    (*API).mountSearch,
+	GroupLicenses:  (*API).mountLicenses,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
