@@ -20,10 +20,14 @@ type Index struct {
 	tracks []*catalog.Track
 	facets []facets
 	byID   map[string]int32
-	bySys  map[string]int32 // short id and ISRC, lower-cased (input_id_type=system)
-	known  map[string][]string
-	sim    simIndex
-	text   *textIndex
+	// bySys maps short ids and ISRCs, lower-cased (input_id_type=system),
+	// built on the first such lookup: few requests use it, and a cold
+	// start at 100k tracks need not pay for it.
+	bySys   map[string]int32
+	sysOnce sync.Once
+	known   map[string][]string
+	sim     simIndex
+	text    *textIndex
 	// hot holds what a full scan reads per track, packed (24 bytes a
 	// track instead of a pointer chase into each Track).
 	hot []hotFacets
@@ -48,16 +52,22 @@ func newIndex(cat *catalog.Catalog, text func() (*textIndex, error)) (*Index, er
 		cat: cat, tracks: tracks,
 		facets: make([]facets, len(tracks)),
 		byID:   make(map[string]int32, len(tracks)),
-		bySys:  make(map[string]int32, 2*len(tracks)),
 		known:  knownValues(cat),
 		sim:    newSimIndex(tracks),
 	}
-	codes := map[string]int32{"": 0}
-	code := func(s string) int32 {
-		c, ok := codes[s]
+	type facetKey struct {
+		kind byte
+		v    string
+	}
+	codes := map[facetKey]int32{}
+	code := func(kind byte, v string) int32 {
+		if v == "" {
+			return 0
+		}
+		c, ok := codes[facetKey{kind, v}]
 		if !ok {
-			c = int32(len(codes))
-			codes[s] = c
+			c = int32(len(codes) + 1)
+			codes[facetKey{kind, v}] = c
 		}
 		return c
 	}
@@ -69,8 +79,8 @@ func newIndex(cat *catalog.Catalog, text func() (*textIndex, error)) (*Index, er
 	lc := lowerCache{}
 	for i, t := range tracks {
 		f := facetsWith(t, lc.lower)
-		f.genreC, f.subgenreC = code("g:"+f.genre), code("s:"+f.subgenre)
-		f.moodC, f.mood2C = code("m:"+f.mood), code("m:"+f.mood2)
+		f.genreC, f.subgenreC = code('g', f.genre), code('s', f.subgenre)
+		f.moodC, f.mood2C = code('m', f.mood), code('m', f.mood2)
 		ix.facets[i] = f
 		ix.hot[i] = hotFacets{genre: f.genreC, subgenre: f.subgenreC, mood: f.moodC, mood2: f.mood2C,
 			tempo: float32(f.tempo), sung: hasVocals(f.vocals)}
@@ -78,13 +88,6 @@ func newIndex(cat *catalog.Catalog, text func() (*textIndex, error)) (*Index, er
 			ix.visible[plan][i] = catalog.Visible(plan, t)
 		}
 		ix.byID[strings.ToLower(t.ID)] = int32(i)
-		for _, k := range []string{t.ShortID, t.ISRC} {
-			if k = strings.ToLower(k); k != "" {
-				if _, dup := ix.bySys[k]; !dup {
-					ix.bySys[k] = int32(i)
-				}
-			}
-		}
 	}
 	var err error
 	if ix.text, err = text(); err != nil {
@@ -128,7 +131,7 @@ func (ix *Index) Close() error { return ix.text.close() }
 func (ix *Index) Lookup(id, plan string, system bool) (*catalog.Track, bool) {
 	m := ix.byID
 	if system {
-		m = ix.bySys
+		m = ix.systemIDs()
 	}
 	key := strings.ToLower(strings.TrimSpace(id))
 	i, ok := m[key]
@@ -142,6 +145,23 @@ func (ix *Index) Lookup(id, plan string, system bool) (*catalog.Track, bool) {
 		return nil, false
 	}
 	return ix.tracks[i], true
+}
+
+// systemIDs is bySys, built on first use.
+func (ix *Index) systemIDs() map[string]int32 {
+	ix.sysOnce.Do(func() {
+		ix.bySys = make(map[string]int32, 2*len(ix.tracks))
+		for i, t := range ix.tracks {
+			for _, k := range []string{t.ShortID, t.ISRC} {
+				if k = strings.ToLower(k); k != "" {
+					if _, dup := ix.bySys[k]; !dup {
+						ix.bySys[k] = int32(i)
+					}
+				}
+			}
+		}
+	})
+	return ix.bySys
 }
 
 // normalizeISRC is an ISRC as the manifest stores it, lower-cased as the

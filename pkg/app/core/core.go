@@ -98,8 +98,14 @@ func MustOpenAWS(function string, openBlob BlobOpener) *Core {
 		log.Error("configuration", slog.Any("error", err))
 		os.Exit(1)
 	}
+	if limit, ok := tuneGC(); ok {
+		log.Debug("collector set to the function's memory", slog.Int64("gomemlimit", limit))
+	}
 	c, err := OpenAWS(context.Background(), cfg, log, openBlob)
-	c.ExitOn(err)
+	if err != nil {
+		log.Error("wiring", slog.Any("error", err))
+		os.Exit(1)
+	}
 	return c
 }
 
