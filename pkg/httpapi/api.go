@@ -10,6 +10,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/recognition"
 )
@@ -52,6 +53,9 @@ type API struct {
 	SoundtrackDirectUploadMax int64
 	// SiteURL is the public website that short links point to.
 	SiteURL string
+	// Idempotency keeps the responses of requests sent with an
+	// Idempotency-Key (routes wrapped in Idempotent).
+	Idempotency *idempotency.Service
 
 	limiter *limiter
 }
