@@ -27,7 +27,7 @@ type tokenAuth struct{}
 func (tokenAuth) Authenticate(_ context.Context, tok string) (identity.Principal, error) {
 	switch tok {
 	case "good":
-		return identity.Principal{Client: identity.Client{ID: "c1"}}, nil
+		return identity.Principal{Client: identity.Client{ID: "c1"}, Scopes: []string{identity.ScopeComplianceCheck}}, nil
 	case "user":
 		return identity.Principal{Client: identity.Client{ID: "c1"}, User: &identity.User{ID: "u1"}}, nil
 	}
