@@ -26,6 +26,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/licensing"
@@ -180,6 +181,7 @@ func (d *Deps) API() *httpapi.API {
 		Limits: httpapi.RateLimits{AnonymousPerMinute: d.Config.RateAnonymous, AuthenticatedPerMinute: d.Config.RateAuth},
 		Clock:  d.Clock, Log: d.Log,
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
+		Idempotency: idempotency.New(d.Store, d.Clock),
 	}
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition

@@ -10,6 +10,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/recognition"
 )
@@ -57,6 +58,9 @@ type API struct {
 	// public pages live ("" = this server as the request addressed it).
 	Licenses        LicenseService
 	LicensePageBase string
+	// Idempotency keeps the responses of requests sent with an
+	// Idempotency-Key (routes wrapped in Idempotent).
+	Idempotency *idempotency.Service
 
 	limiter *limiter
 }
