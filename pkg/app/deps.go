@@ -28,6 +28,7 @@ import (
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/playlists"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -58,6 +59,8 @@ type Deps struct {
 	Search *search.Service
 	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
 	Soundtrack *soundtrack.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -164,7 +167,8 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
 		d.Fingerprints = &catalog.FingerprintIndex{Blob: bs}
 	}
-	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
+	d.newPlaylists()
+	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log), d.searchPlaylists())
 	d.newSoundtrack(videoFetcher(cfg))
 	return d
 }
@@ -190,6 +194,7 @@ func (d *Deps) API() *httpapi.API {
 		a.Soundtrack = d.Soundtrack
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
+	d.playlistsAPI(a)
 	return a
 }
 

@@ -24,10 +24,12 @@ const (
 	GroupSearch      Group = "search"
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
+	GroupPlaylists   Group = "playlists"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack,
+	GroupPlaylists}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -52,6 +54,8 @@ type API struct {
 	SoundtrackDirectUploadMax int64
 	// SiteURL is the public website that short links point to.
 	SiteURL string
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists PlaylistsService
 
 	limiter *limiter
 }
@@ -69,6 +73,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupSearch:      (*API).mountSearch,
 	GroupRecognition: (*API).mountRecognition,
 	GroupSoundtrack:  (*API).mountSoundtrack,
+	GroupPlaylists:   (*API).mountPlaylists,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
