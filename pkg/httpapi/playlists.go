@@ -197,21 +197,19 @@ func (a *API) playlistList(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// itemsBody is the items part of a create or add/remove body.
+// itemsBody is a create or add/remove body (fields flat, so that a type
+// error names the field as the client wrote it).
 type itemsBody struct {
-	Tracks   []string `json:"tracks"`
-	Stems    []string `json:"stems"`
-	SoundFXs []string `json:"soundfxs"`
+	Name        *string  `json:"name"`
+	Description *string  `json:"description"`
+	Action      *string  `json:"action"`
+	Tracks      []string `json:"tracks"`
+	Stems       []string `json:"stems"`
+	SoundFXs    []string `json:"soundfxs"`
 }
 
 func (b itemsBody) input() playlists.ItemsInput {
 	return playlists.ItemsInput{Tracks: b.Tracks, Stems: b.Stems, SoundFXs: b.SoundFXs}
-}
-
-type createBody struct {
-	Name        *string `json:"name"`
-	Description *string `json:"description"`
-	itemsBody
 }
 
 // nonNilIDs keeps JSON arrays of the item results arrays even when empty.
@@ -227,7 +225,7 @@ func (a *API) playlistCreate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body createBody
+	var body itemsBody
 	if err := DecodeJSON(r, &body); err != nil {
 		return err
 	}
@@ -399,10 +397,7 @@ func (a *API) playlistItems(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var body struct {
-		Action *string `json:"action"`
-		itemsBody
-	}
+	var body itemsBody
 	if err := DecodeJSON(r, &body); err != nil {
 		return err
 	}
