@@ -55,7 +55,7 @@ func (s *Service) AddCollaborator(ctx context.Context, c Caller, slug string, in
 	}
 	col := Collaborator{User: u, Permission: PermCanEdit, AddedAt: s.clock.Now().UTC()}
 	created := false
-	_, err = s.mutate(ctx, v.ID, mutation{
+	_, err = s.mutate(ctx, v.Playlist, mutation{
 		apply: func(p *Playlist) error {
 			created = false
 			if p.PermissionOf(c.User.ID) != PermOwner {
@@ -134,7 +134,7 @@ func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID
 	if v.Permission != PermOwner && userID != c.User.ID {
 		return errs.E(op, errs.Forbidden, "Only the owner can change who this playlist is shared with.")
 	}
-	_, err = s.mutate(ctx, v.ID, mutation{
+	_, err = s.mutate(ctx, v.Playlist, mutation{
 		apply: func(p *Playlist) error {
 			if p.PermissionOf(c.User.ID) == "" {
 				return notFound(op)

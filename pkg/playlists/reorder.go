@@ -32,7 +32,7 @@ func (s *Service) Reorder(ctx context.Context, c Caller, slug string, in Reorder
 		return 0, err
 	}
 	var total int
-	_, err = s.mutate(ctx, v.ID, mutation{apply: func(p *Playlist) error {
+	_, err = s.mutate(ctx, v.Playlist, mutation{apply: func(p *Playlist) error {
 		if p.PermissionOf(c.User.ID) == "" {
 			return notFound(op)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"musiccatalog/pkg/errs"
@@ -41,16 +42,28 @@ func recordItem(p *Playlist) (store.Item, error) {
 		return store.Item{}, err
 	}
 	return store.Item{Key: recordKey(p.ID), Attrs: map[string]any{
-		"data": body, "version": p.Version,
+		"data": string(body), "version": p.Version,
 		// Plain attributes for operators reading the table; the JSON is
 		// the source of truth.
 		"owner_id": p.Owner.ID, "slug": p.Slug, "tracks": int64(p.Tracks()), "duration": int64(p.Duration()),
 	}}, nil
 }
 
+// clone copies p deeply enough to edit the copy.
+func (p *Playlist) clone() *Playlist {
+	c := *p
+	c.Items = slices.Clone(p.Items)
+	c.Collaborators = slices.Clone(p.Collaborators)
+	if p.Image != nil {
+		im := *p.Image
+		c.Image = &im
+	}
+	return &c
+}
+
 func decodeRecord(it store.Item) (*Playlist, error) {
 	var p Playlist
-	if err := json.Unmarshal(it.Bytes("data"), &p); err != nil {
+	if err := json.Unmarshal([]byte(it.Str("data")), &p); err != nil {
 		return nil, fmt.Errorf("decode playlist %s: %w", it.PK, err)
 	}
 	p.Version = it.Int("version")
@@ -59,22 +72,15 @@ func decodeRecord(it store.Item) (*Playlist, error) {
 
 // load reads a playlist record; errs.NotFound when absent.
 func (s *Service) load(ctx context.Context, id string) (*Playlist, error) {
-	it, err := s.loadItem(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return decodeRecord(it)
-}
-
-func (s *Service) loadItem(ctx context.Context, id string) (store.Item, error) {
 	it, err := s.st.Get(ctx, store.Playlists, recordKey(id))
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Item{}, notFound("playlists.load")
+		return nil, notFound("playlists.load")
 	}
 	if err != nil {
-		return store.Item{}, errs.Wrap("playlists.load", err)
+		return nil, errs.Wrap("playlists.load", err)
 	}
-	return it, nil
+	p, err := decodeRecord(it)
+	return p, errs.Wrap("playlists.load", err)
 }
 
 // errUnchanged tells mutate that the change has nothing to write.
@@ -89,22 +95,22 @@ type mutation struct {
 	extra func(before, after *Playlist) []store.TxOp
 }
 
-// mutate applies m to playlist id with an optimistic version check,
-// retrying with jittered backoff when a concurrent writer got there first.
-// It returns the playlist as written (or as read when unchanged).
-func (s *Service) mutate(ctx context.Context, id string, m mutation) (*Playlist, error) {
+// mutate applies m to playlist first (as the caller just read it) with an
+// optimistic version check, re-reading and retrying with jittered backoff
+// when a concurrent writer got there first. It returns the playlist as
+// written (or as read when unchanged).
+func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Playlist, error) {
 	const op = "playlists.mutate"
 	backoff := time.Millisecond
+	before := first
 	for attempt := 0; attempt < maxMutateAttempts; attempt++ {
-		it, err := s.loadItem(ctx, id)
-		if err != nil {
-			return nil, err
+		if attempt > 0 {
+			var err error
+			if before, err = s.load(ctx, first.ID); err != nil {
+				return nil, err
+			}
 		}
-		before, err := decodeRecord(it)
-		if err != nil {
-			return nil, errs.Wrap(op, err)
-		}
-		after, _ := decodeRecord(it) // an independent copy to edit
+		after := before.clone()
 		if err := m.apply(after); errors.Is(err, errUnchanged) {
 			return before, nil
 		} else if err != nil {

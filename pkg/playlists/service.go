@@ -333,7 +333,7 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		}
 	}
 	var oldImage *Image
-	p, err := s.mutate(ctx, v.ID, mutation{apply: func(p *Playlist) error {
+	p, err := s.mutate(ctx, v.Playlist, mutation{apply: func(p *Playlist) error {
 		if p.PermissionOf(c.User.ID) == "" {
 			return notFound(op)
 		}
@@ -414,7 +414,7 @@ func (s *Service) ChangeItems(ctx context.Context, c Caller, slug string, add bo
 		}
 	}
 	var res ItemsResult
-	_, err = s.mutate(ctx, v.ID, mutation{apply: func(p *Playlist) error {
+	_, err = s.mutate(ctx, v.Playlist, mutation{apply: func(p *Playlist) error {
 		if p.PermissionOf(c.User.ID) == "" {
 			return notFound(op)
 		}
