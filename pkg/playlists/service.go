@@ -350,7 +350,9 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		return nil
 	}})
 	if err != nil {
-		s.deleteImage(ctx, newImage)
+		if newImage != nil && (v.Image == nil || v.Image.Large != newImage.Large) {
+			s.deleteImage(ctx, newImage) // not when it is the cover already (same upload again)
+		}
 		return View{}, err
 	}
 	if oldImage != nil && oldImage.Large != newImage.Large {
