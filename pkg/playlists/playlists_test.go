@@ -433,3 +433,31 @@ func TestCoverImages(t *testing.T) {
 		t.Error("a refused image replaced the cover")
 	}
 }
+
+func TestStoredRecordIsReadBack(t *testing.T) {
+	st := bolt(t)
+	f := newFixture(t, st, 6)
+	fx := f.cat.SoundFXs()[0].ID
+	c := f.owner
+	c.SFX = true
+	v, _, err := f.svc.Create(t.Context(), c, playlists.CreateInput{Name: "Mixed", Description: "ünïcode, \"quotes\"",
+		Items: playlists.ItemsInput{Tracks: []string{f.trackID(2), f.trackID(0)}, SoundFXs: []string{fx}, Stems: []string{f.cat.Tracks()[0].Stems[0].ID}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.svc.Get(t.Context(), f.owner, v.Slug)
+	if err != nil || !slices.Equal(got.Items, v.Items) || got.Description != v.Description || len(got.Items) != 4 {
+		t.Fatalf("read back %+v, wrote %+v (%v)", got.Items, v.Items, err)
+	}
+	// A damaged record is an error, never a silently shorter playlist.
+	it, _ := st.Get(t.Context(), store.Playlists, store.Key{PK: "PL#" + v.ID, SK: "META"})
+	for _, bad := range []string{"t" + f.trackID(2) + ":x", "q" + f.trackID(2) + ":3", "t" + f.trackID(2) + ":3,,", "t:3"} {
+		it.Attrs["items"] = bad
+		if err := st.Put(t.Context(), store.Playlists, it, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Get(t.Context(), f.owner, v.Slug); err == nil {
+			t.Errorf("items %q read without error", bad)
+		}
+	}
+}

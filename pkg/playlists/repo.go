@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"musiccatalog/pkg/errs"
@@ -42,7 +44,7 @@ func recordItem(p *Playlist) (store.Item, error) {
 		return store.Item{}, err
 	}
 	return store.Item{Key: recordKey(p.ID), Attrs: map[string]any{
-		"data": string(body), "version": p.Version,
+		"data": string(body), "items": encodeItems(p.Items), "version": p.Version,
 		// Plain attributes for operators reading the table; the JSON is
 		// the source of truth.
 		"owner_id": p.Owner.ID, "slug": p.Slug, "tracks": int64(p.Tracks()), "duration": int64(p.Duration()),
@@ -66,8 +68,55 @@ func decodeRecord(it store.Item) (*Playlist, error) {
 	if err := json.Unmarshal([]byte(it.Str("data")), &p); err != nil {
 		return nil, fmt.Errorf("decode playlist %s: %w", it.PK, err)
 	}
-	p.Version = it.Int("version")
+	items, err := decodeItems(it.Str("items"))
+	if err != nil {
+		return nil, fmt.Errorf("decode playlist %s items: %w", it.PK, err)
+	}
+	p.Items, p.Version = items, it.Int("version")
 	return &p, nil
+}
+
+// Items are stored as "<kind letter><id>:<length>" joined by ",": every
+// change reads and writes the whole list, and this costs a fraction of
+// JSON objects to parse.
+var (
+	kindLetter = map[Kind]byte{KindTrack: 't', KindStem: 's', KindSoundFX: 'x'}
+	letterKind = map[byte]Kind{'t': KindTrack, 's': KindStem, 'x': KindSoundFX}
+)
+
+func encodeItems(items []Item) string {
+	var b strings.Builder
+	b.Grow(len(items) * 44)
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(kindLetter[it.Kind])
+		b.WriteString(it.ID)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(it.Length))
+	}
+	return b.String()
+}
+
+func decodeItems(s string) ([]Item, error) {
+	if s == "" {
+		return []Item{}, nil
+	}
+	out := make([]Item, 0, strings.Count(s, ",")+1)
+	for f := range strings.SplitSeq(s, ",") {
+		if f == "" {
+			return nil, fmt.Errorf("empty item in %q", s)
+		}
+		id, length, ok := strings.Cut(f[1:], ":")
+		kind, known := letterKind[f[0]]
+		n, err := strconv.Atoi(length)
+		if !ok || !known || err != nil || id == "" {
+			return nil, fmt.Errorf("bad item %q", f)
+		}
+		out = append(out, Item{Kind: kind, ID: id, Length: n})
+	}
+	return out, nil
 }
 
 // load reads a playlist record; errs.NotFound when absent.

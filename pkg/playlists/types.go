@@ -96,7 +96,7 @@ type Playlist struct {
 	Name          string         `json:"name"`
 	Slug          string         `json:"slug"`
 	Description   string         `json:"description"`
-	Items         []Item         `json:"items"`
+	Items         []Item         `json:"-"` // stored compactly beside the JSON (see encodeItems)
 	Collaborators []Collaborator `json:"collaborators"`
 	Image         *Image         `json:"image,omitempty"`
 	CreatedAt     time.Time      `json:"created_at"`
