@@ -502,13 +502,13 @@ func readReorder(r *http.Request) (playlists.ReorderInput, error) {
 			order = append(order, id)
 		}
 		if len(order) > playlists.MaxItems {
-			return in, errs.Field(op, "items", "Ensure this list has no more than 2000 elements.")
+			return in, errs.Field(op, "items", "Ensure this list has no more than "+strconv.Itoa(playlists.MaxItems)+" elements.")
 		}
 		in.Order = order
 		return in, nil
 	}
 	if len(elems) > playlists.MaxReorderItems {
-		return in, errs.Field(op, "items", "Ensure this list has no more than 500 elements.")
+		return in, errs.Field(op, "items", "Ensure this list has no more than "+strconv.Itoa(playlists.MaxReorderItems)+" elements.")
 	}
 	var bad []string
 	for i, e := range elems {

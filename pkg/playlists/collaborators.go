@@ -3,6 +3,7 @@ package playlists
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"musiccatalog/pkg/errs"
@@ -66,7 +67,7 @@ func (s *Service) AddCollaborator(ctx context.Context, c Caller, slug string, in
 				return errUnchanged
 			}
 			if len(p.Collaborators) >= MaxCollaborators {
-				return errs.E(op, errs.Invalid, "A playlist can be shared with at most 50 users.")
+				return errs.E(op, errs.Invalid, "A playlist can be shared with at most "+strconv.Itoa(MaxCollaborators)+" users.")
 			}
 			p.Collaborators = append(p.Collaborators, col)
 			created = true

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -195,20 +196,20 @@ func checkName(name string, required bool) string {
 	case name == "":
 		return "This field may not be blank."
 	case utf8.RuneCountInString(name) > MaxNameLength:
-		return "Ensure this field has no more than 255 characters."
+		return "Ensure this field has no more than " + strconv.Itoa(MaxNameLength) + " characters."
 	}
 	return ""
 }
 
 func checkDescription(d string) string {
 	if utf8.RuneCountInString(d) > MaxDescription {
-		return "Ensure this field has no more than 5000 characters."
+		return "Ensure this field has no more than " + strconv.Itoa(MaxDescription) + " characters."
 	}
 	return ""
 }
 
 func tooManyItems(op string) error {
-	return errs.E(op, errs.Invalid, "A playlist holds at most 2000 items.")
+	return errs.E(op, errs.Invalid, "A playlist holds at most "+strconv.Itoa(MaxItems)+" items.")
 }
 
 // List returns one page of the playlists the caller owns or collaborates
@@ -512,7 +513,7 @@ func parseRefs(in ItemsInput) ([]Ref, map[string][]string) {
 		}
 	}
 	if n := len(refs); n > MaxItems {
-		bad["tracks"] = append(bad["tracks"], "Send at most 2000 items at once.")
+		bad["tracks"] = append(bad["tracks"], "Send at most "+strconv.Itoa(MaxItems)+" items at once.")
 	}
 	return refs, bad
 }

@@ -19,7 +19,7 @@ const (
 	MaxImageBytes     = 10_000_000 // issue 10: cover images up to 10 MB
 	MaxImagePixels    = 40_000_000 // refuse decompression bombs before decoding
 	maxSlugLength     = 50
-	maxSearchedLists  = 200 // search port: most recent playlists examined
+	maxSearchedLists  = 100 // search port: most recent playlists examined (one read each)
 	maxMutateAttempts = 200
 )
 
