@@ -59,7 +59,7 @@ type env struct {
 	cfg   recognition.Config
 }
 
-func newEnv(t *testing.T, tweak func(*recognition.Config)) *env {
+func newEnv(t testing.TB, tweak func(*recognition.Config)) *env {
 	t.Helper()
 	c := clock.NewManual(time.Date(2030, 3, 10, 9, 0, 0, 0, time.UTC))
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "s.db"), boltstore.WithClock(c.Now), boltstore.WithSweepInterval(0))
