@@ -18,7 +18,7 @@ import (
 
 // Limits of interface.md §8 for recognition.
 const (
-	RecognitionMaxFile       int64 = 100 * 1000 * 1000 // "100 MB"
+	RecognitionMaxFile             = recognition.MaxFileSize // "100 MB"
 	RecognitionUploadURLTTL        = UploadURLTTL      // expires_in default
 	recognitionPrefix              = "video-recognition/"
 	recognitionMultipartBody       = 2 * RecognitionMaxFile // room to answer an oversize file with the spec's 400
