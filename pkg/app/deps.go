@@ -177,6 +177,7 @@ func (d *Deps) API() *httpapi.API {
 		Clock:  d.Clock, Log: d.Log,
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
 	}
+	a.Limits.AnalysesPerMinute = d.Config.RateAnalyses
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition
 	}
