@@ -2,6 +2,7 @@ package recognition_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,7 +49,7 @@ func BenchmarkPrepareLongUpload(b *testing.B) {
 				_, gone := e.cfg.Blob.Head(context.Background(), ref.Key)
 				b.Logf("%d-minute upload of %.1f MB: err=%v, %v; peak RSS %.0f → %.0f MB; CPU self %.2f s, children %.2f s; work files %.1f MB; upload deleted: %v",
 					minutes, float64(len(video))/1e6, err, took.Round(time.Millisecond), before.maxRSS, after.maxRSS,
-					after.self-before.self, after.children-before.children, float64(workBytes)/1e6, gone == blob.ErrNotFound)
+					after.self-before.self, after.children-before.children, float64(workBytes)/1e6, errors.Is(gone, blob.ErrNotFound))
 			}
 		})
 	}
