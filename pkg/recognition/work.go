@@ -39,10 +39,10 @@ var analysisMagic = []byte("MCRECW1\n")
 
 // analysis is what Extract leaves for the next tasks.
 type analysis struct {
-	DurationMs int64         `json:"duration_ms"`
-	Rate       int           `json:"rate"`
-	Music      []audio.Range `json:"music"`
-	Hashes     []fingerprint.Hash
+	DurationMs int64              `json:"duration_ms"`
+	Rate       int                `json:"rate"`
+	Music      []audio.Range      `json:"music"`
+	Hashes     []fingerprint.Hash `json:"-"` // stored binary, after the JSON head
 }
 
 // normETag drops the quotes S3 puts around ETags in some places (HeadObject)
