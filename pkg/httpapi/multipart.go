@@ -18,8 +18,8 @@ import (
 // size cannot exceed …"]} – whether Content-Length announced it (then
 // without reading the body) or a chunked body ran over.
 
-// selfLimitedBody is the router limit of an endpoint that bounds its
-// body itself with limitUploadBody.
+// selfLimitedBody is the router limit of an endpoint wrapped in
+// uploadPolicy.bounded, which bounds the body itself.
 const selfLimitedBody int64 = math.MaxInt64
 
 // msgMalformedMultipart answers a multipart body that cannot be read to
@@ -47,6 +47,17 @@ func (pol uploadPolicy) limitUploadBody(w http.ResponseWriter, r *http.Request) 
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	return nil
+}
+
+// bounded applies limitUploadBody before h – before Idempotent too, which
+// reads the whole body to fingerprint it.
+func (pol uploadPolicy) bounded(h HandlerFunc) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := pol.limitUploadBody(w, r); err != nil {
+			return err
+		}
+		return h(w, r)
+	}
 }
 
 // bodyFault is the client's error for a multipart body that failed to

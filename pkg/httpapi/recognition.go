@@ -37,7 +37,7 @@ const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
 func (a *API) mountRecognition(rt *Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", selfLimitedBody, a.recognitionSubmit)
+	rt.Handle("POST /api/v4/video-recognition/", selfLimitedBody, recognitionUploads.bounded(a.Idempotent(a.recognitionSubmit)))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", NoBody, a.recognitionPoll)
 }
 
@@ -73,9 +73,6 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.recognitionSubmit"
 	p, err := a.Partner(r, identity.ScopeComplianceCheck)
 	if err != nil {
-		return err
-	}
-	if err := recognitionUploads.limitUploadBody(w, r); err != nil {
 		return err
 	}
 	var src recognition.SourceRef

@@ -41,7 +41,7 @@ var soundtrackUploads = uploadPolicy{prefix: soundtrack.UploadsPrefix, maxSize: 
 
 func (a *API) mountSoundtrack(rt *Router) {
 	rt.Handle("POST "+soundtrackPath+"upload-url/", MaxJSONBody, a.soundtrackUploadURL)
-	rt.Handle("POST "+soundtrackPath, selfLimitedBody, a.soundtrackCreate)
+	rt.Handle("POST "+soundtrackPath, selfLimitedBody, soundtrackUploads.bounded(a.Idempotent(a.soundtrackCreate)))
 	rt.Handle("GET "+soundtrackPath+"{id}/", NoBody, a.soundtrackRetrieve)
 }
 
@@ -117,9 +117,6 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 	}
 	svc, err := a.soundtrackService()
 	if err != nil {
-		return err
-	}
-	if err := soundtrackUploads.limitUploadBody(w, r); err != nil {
 		return err
 	}
 	var form createForm
