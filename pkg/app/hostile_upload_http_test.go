@@ -149,7 +149,8 @@ func (b *countingBody) Read(p []byte) (int, error) {
 
 // TestOversizeUploadsOneAnswer: an upload over the limit gets 400
 // {"file": ["File size cannot exceed …"]} with or without Content-Length,
-// and a Content-Length over the limit is answered without reading the body.
+// and a Content-Length over the limit is answered without reading the body,
+// with an Idempotency-Key as without.
 func TestOversizeUploadsOneAnswer(t *testing.T) {
 	d, creds := newTestDeps(t)
 	c := apitest.New(t, d.LocalHandler())
@@ -160,6 +161,8 @@ func TestOversizeUploadsOneAnswer(t *testing.T) {
 		req, _ := http.NewRequest("POST", c.Server.URL+path, &countingBody{limit: size, read: &read, head: []byte(head)})
 		req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
 		req.Header.Set("Authorization", "Bearer "+creds.Partner.Key)
+		// The limit applies before the idempotency fingerprint reads the body.
+		req.Header.Set("Idempotency-Key", "oversize-"+strconv.FormatInt(size, 10))
 		if !chunked {
 			req.ContentLength = size
 		}
