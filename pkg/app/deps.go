@@ -23,6 +23,7 @@ import (
 	"musiccatalog/pkg/catalog/fpindex"
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/licensing"
+	"musiccatalog/pkg/playlists"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -48,6 +49,8 @@ type Deps struct {
 	Soundtrack *soundtrack.Service
 	// Licensing issues and reads licenses.
 	Licensing *licensing.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -136,7 +139,8 @@ func newDeps(c *core.Core) *Deps {
 	if c.Blob != nil {
 		d.Fingerprints = &fpindex.Index{Blob: c.Blob}
 	}
-	d.Search = searchapp.New(c)
+	d.newPlaylists()
+	d.Search = searchapp.New(c, d.Playlists)
 	d.newSoundtrack(soundtrackapp.VideoFetcher(c.Config))
 	d.newLicensing()
 	return d
@@ -160,6 +164,7 @@ func (d *Deps) API() *httpapi.API {
 	recognitionapp.Mount(a, d.Recognition)
 	soundtrackapp.Mount(a, d.Soundtrack, d.Config.SoundtrackDirectUploadMax)
 	d.licensesAPI(a)
+	d.playlistsAPI(a)
 	return a
 }
 

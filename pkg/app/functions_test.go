@@ -38,6 +38,7 @@ var engines = []string{depBleve, depGonum, depAudio, depSearch, depRecognition, 
 var functionDeps = map[string]struct{ forbidden, required []string }{
 	"api-allowlist":        {forbidden: append([]string{depS3, depSFN}, engines...), required: []string{"musiccatalog/pkg/allowlist"}},
 	"api-licenses":         {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/licensing"}},
+	"api-playlists":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/playlists"}},
 	"api-tracks":           {forbidden: append([]string{depSFN}, engines...), required: []string{depS3}},
 	"api-search":           {forbidden: []string{depRecognition, depSFN, depIngest}, required: []string{depBleve}},
 	"api-soundtrack":       {forbidden: []string{depBleve, depSearch, depRecognition, depSFN, depIngest}, required: []string{depSoundtrack}},

@@ -9,6 +9,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/idempotency"
 )
 
 // Group names an endpoint group: one Lambda function each on AWS, all of
@@ -22,10 +23,12 @@ const (
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
 	GroupLicenses    Group = "licenses"
+	GroupPlaylists   Group = "playlists"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack,
+	GroupLicenses, GroupPlaylists}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -47,6 +50,11 @@ type API struct {
 	// public pages live ("" = this server as the request addressed it).
 	Licenses        LicenseService
 	LicensePageBase string
+	// Idempotency keeps the responses of requests sent with an
+	// Idempotency-Key (routes wrapped in Idempotent).
+	Idempotency *idempotency.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists PlaylistsService
 
 	limiter *limiter
 }
@@ -57,6 +65,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupTracks:    (*API).mountTracks,
 	GroupSearch:    (*API).mountSearch,
 	GroupLicenses:  (*API).mountLicenses,
+	GroupPlaylists: (*API).mountPlaylists,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"path"
 	"strings"
@@ -69,10 +70,11 @@ func videoExt(name string) string {
 type UploadPolicy = uploadPolicy
 
 // NewUploadPolicy describes a presigned-upload flow: keys under prefix,
-// files up to maxSize (sizeMsg is the field error beyond), and the
+// files up to maxSize (sizeMsg is the field error beyond; extMsg the one
+// for a name without an allowed extension), and the
 // endpoint that takes the file in the body where there is no object storage.
-func NewUploadPolicy(prefix string, maxSize int64, sizeMsg, direct string) UploadPolicy {
-	return uploadPolicy{prefix: prefix, maxSize: maxSize, sizeMsg: sizeMsg, direct: direct}
+func NewUploadPolicy(prefix string, maxSize int64, sizeMsg, extMsg, direct string) UploadPolicy {
+	return uploadPolicy{prefix: prefix, maxSize: maxSize, sizeMsg: sizeMsg, extMsg: extMsg, direct: direct}
 }
 
 // Prefix is where every key of the flow starts.
@@ -93,3 +95,35 @@ func (a *API) CheckUploadedKey(ctx context.Context, key, clientID string, pol Up
 func UploadKey(prefix, clientID, filename string) string {
 	return uploadKey(prefix, clientID, filename)
 }
+
+// SelfLimitedBody is the router limit of an endpoint wrapped in
+// UploadPolicy.Bounded, which bounds the body itself.
+const SelfLimitedBody = selfLimitedBody
+
+// MsgMalformedMultipart answers a multipart body that cannot be read to its end.
+const MsgMalformedMultipart = msgMalformedMultipart
+
+// IsMultipart reports whether r's body is multipart/form-data.
+func IsMultipart(r *http.Request) bool { return isMultipart(r) }
+
+// BodyEmpty reports whether r has no body or only white space.
+func BodyEmpty(r *http.Request) (bool, error) { return bodyEmpty(r) }
+
+// Bounded bounds the request body for an upload endpoint of p before h.
+func (p UploadPolicy) Bounded(h HandlerFunc) HandlerFunc { return p.bounded(h) }
+
+// BodyFault is the client's error for a multipart body that failed to read.
+func (p UploadPolicy) BodyFault(op string, err error) error { return p.bodyFault(op, err) }
+
+// PartReader reads a multipart part and remembers how much it read and
+// whether reading the request body failed under it.
+type PartReader = partReader
+
+// NewPartReader reads r.
+func NewPartReader(r io.Reader) *PartReader { return &partReader{r: r} }
+
+// N is how many bytes were read.
+func (p *partReader) N() int64 { return p.n }
+
+// Err is the error of the request body under the part, if reading it failed.
+func (p *partReader) Err() error { return p.err }

@@ -17,6 +17,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/lambdarun"
@@ -126,8 +127,10 @@ func (c *Core) API() *httpapi.API {
 		Limits: httpapi.RateLimits{AnonymousPerMinute: c.Config.RateAnonymous, AuthenticatedPerMinute: c.Config.RateAuth},
 		Clock:  c.Clock, Log: c.Log,
 		Allowlist: c.Allowlist, Blob: c.Blob, SiteURL: c.Config.SiteURL,
-		Mounts: map[httpapi.Group]httpapi.MountFunc{},
+		Mounts:      map[httpapi.Group]httpapi.MountFunc{},
+		Idempotency: idempotency.New(c.Store, c.Clock),
 	}
+	a.Limits.AnalysesPerMinute = c.Config.RateAnalyses
 	if c.Catalog != nil { // a nil *Loader in the interface would not read as "no catalog"
 		a.Catalog = c.Catalog
 	}

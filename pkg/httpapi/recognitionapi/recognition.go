@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"path"
 	"strings"
 	"time"
 
+	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/quota"
@@ -20,10 +20,9 @@ import (
 
 // Limits of interface.md §8 for recognition.
 const (
-	RecognitionMaxFile       int64 = 100 * 1000 * 1000    // "100 MB"
-	RecognitionUploadURLTTL        = httpapi.UploadURLTTL // expires_in default
-	recognitionPrefix              = "video-recognition/"
-	recognitionMultipartBody       = 2 * RecognitionMaxFile // room to answer an oversize file with the spec's 400
+	RecognitionMaxFile      = recognition.MaxFileSize // "100 MB"
+	RecognitionUploadURLTTL = httpapi.UploadURLTTL    // expires_in default
+	recognitionPrefix       = "video-recognition/"
 )
 
 const msgRecognitionSize = "File size cannot exceed 100 MB."
@@ -45,13 +44,13 @@ type API struct {
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", httpapi.MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.recognitionSubmit)
+	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit)))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", httpapi.NoBody, a.recognitionPoll)
 }
 
 // recognitionUploads is the presigned-upload flow of §4.5.
 var recognitionUploads = httpapi.NewUploadPolicy(recognitionPrefix, RecognitionMaxFile,
-	msgRecognitionSize, "/api/v4/video-recognition/")
+	msgRecognitionSize, httpapi.MsgVideoExtension, "/api/v4/video-recognition/")
 
 func (a *API) recognitionUploadURL(w http.ResponseWriter, r *http.Request) error {
 	p, err := a.Partner(r, identity.ScopeComplianceCheck)
@@ -76,8 +75,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	var src recognition.SourceRef
 	var uploaded bool
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
+	if httpapi.IsMultipart(r) {
 		src, err = a.receiveRecognitionFile(r, p.Client.ID)
 		uploaded = err == nil
 	} else {
@@ -102,7 +100,7 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 	const op = "httpapi.receiveRecognitionFile"
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return recognition.SourceRef{}, errs.E(op, errs.Invalid, "Malformed multipart body.")
+		return recognition.SourceRef{}, errs.E(op, errs.Invalid, httpapi.MsgMalformedMultipart)
 	}
 	var src recognition.SourceRef
 	sawKey := false
@@ -113,11 +111,7 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 		}
 		if err != nil {
 			a.discard(r, src)
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
-			}
-			return recognition.SourceRef{}, errs.E(op, errs.Invalid, "Malformed multipart body.")
+			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, err)
 		}
 		switch part.FormName() {
 		case "storage_key":
@@ -131,7 +125,10 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 				return recognition.SourceRef{}, err
 			}
 		}
-		part.Close()
+		if _, err := io.Copy(io.Discard, part); err != nil { // the rest of a part we do not read
+			a.discard(r, src)
+			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, err)
+		}
 	}
 	if (src.Key != "") == sawKey {
 		a.discard(r, src)
@@ -145,7 +142,7 @@ func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Rea
 	fp, _ := part.(interface{ FileName() string })
 	name := ""
 	if fp != nil {
-		name = fp.FileName()
+		name = blob.BaseName(fp.FileName())
 	}
 	ext := httpapi.VideoExt(name)
 	if ext == "" {
@@ -155,20 +152,19 @@ func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Rea
 		return recognition.SourceRef{}, errs.E(op, errs.NotImplemented, "Object storage is not configured in this environment.")
 	}
 	key := httpapi.UploadKey(recognitionPrefix, clientID, name)
-	counted := &countingReader{r: io.LimitReader(part, RecognitionMaxFile+1)}
+	counted := httpapi.NewPartReader(io.LimitReader(part, RecognitionMaxFile+1))
 	if err := a.Blob.Put(r.Context(), key, counted, -1, httpapi.VideoType(ext)); err != nil {
 		_ = a.Blob.Delete(r.Context(), key)
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
+		if counted.Err() != nil { // the client's body, not the store
+			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, counted.Err())
 		}
 		return recognition.SourceRef{}, errs.Wrap(op, err)
 	}
-	if counted.n > RecognitionMaxFile {
+	if counted.N() > RecognitionMaxFile {
 		_ = a.Blob.Delete(r.Context(), key)
 		return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
 	}
-	if counted.n == 0 {
+	if counted.N() == 0 {
 		_ = a.Blob.Delete(r.Context(), key)
 		return recognition.SourceRef{}, errs.Field(op, "file", "The submitted file is empty.")
 	}
@@ -185,17 +181,6 @@ func (a *API) discard(r *http.Request, src recognition.SourceRef) {
 	}
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // resolveStorageKey checks a JSON submit's storage_key: under the
 // recognition prefix, uploaded by this client, present, within the size limit.
 func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.SourceRef, error) {
@@ -204,8 +189,11 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 		StorageKey *string         `json:"storage_key"`
 		File       json.RawMessage `json:"file"`
 	}
-	if r.ContentLength == 0 { // no body at all: neither was sent
-		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
+	if empty, err := httpapi.BodyEmpty(r); empty || err != nil { // no body at all: neither was sent
+		if err == nil {
+			err = errs.E(op, errs.Invalid, msgExactlyOne)
+		}
+		return recognition.SourceRef{}, err
 	}
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		return recognition.SourceRef{}, err

@@ -30,7 +30,6 @@ import (
 	"strconv"
 	"strings"
 
-	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -115,6 +114,9 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 		}
 	}
 	opts := search.Options{Plan: httpapi.PlanOf(p), BPMRange: search.DefaultBPMRange}
+	if p != nil && p.User != nil {
+		opts.UserID = p.User.ID
+	}
 	page, err := httpapi.ParsePage(r, search.DefaultLimit, search.MaxLimit)
 	addErr(err)
 	opts.Limit, opts.Offset = page.Limit, page.Offset
@@ -175,50 +177,14 @@ func requiredParam(r *http.Request, name string) (string, error) {
 	return v, nil
 }
 
-// searchTrackJSON is the search result shape of interface.md §2.1.
-type searchTrackJSON struct {
-	ID                string             `json:"id"`
-	Name              string             `json:"name"`
-	Artist            httpapi.ArtistJSON `json:"artist"`
-	Length            int                `json:"length"`
-	Tempo             *float64           `json:"tempo"`
-	IsExplicit        bool               `json:"is_explicit"`
-	IsFree            bool               `json:"is_free"`
-	AudioURL          string             `json:"audio_url"`
-	GenreName         string             `json:"genre_name"`
-	SubgenreName      string             `json:"subgenre_name"`
-	MoodName          string             `json:"mood_name"`
-	SecondaryMoodName string             `json:"secondary_mood_name"`
-	Vocals            string             `json:"vocals"`
-	HasStems          bool               `json:"has_stems"`
-	Cover             string             `json:"cover"`
-	ReleaseDate       string             `json:"release_date"`
-	ShortURL          string             `json:"short_url"`
-	Restricted        bool               `json:"restricted"`
-	Highlights        []catalog.Region   `json:"highlights"`
-}
-
-func (a *API) searchTrack(h search.Hit) searchTrackJSON {
-	t := h.Track
-	hl := h.Highlights
-	if hl == nil {
-		hl = []catalog.Region{}
-	}
-	return searchTrackJSON{
-		ID: t.ID, Name: t.DisplayName(), Artist: httpapi.ArtistJSON{Name: t.Artist.Name, Slug: t.Artist.Slug},
-		Length: t.Length, Tempo: t.Tempo, IsExplicit: t.IsExplicit, IsFree: !t.IsRestricted(),
-		AudioURL: httpapi.StreamPath(t.ID), GenreName: t.Genre, SubgenreName: t.Subgenre,
-		MoodName: t.Mood, SecondaryMoodName: t.SecondaryMood, Vocals: catalog.VocalsLabel(t.Vocals),
-		HasStems: t.HasStems(), Cover: t.Cover, ReleaseDate: t.ReleaseDate, ShortURL: a.ShortURL(t.ShortID),
-		Restricted: t.IsRestricted(), Highlights: hl,
-	}
-}
+// searchTrack is a hit in the Track shape of interface.md §2.1.
+func (a *API) searchTrack(h search.Hit) httpapi.TrackJSON { return a.TrackJSON(h.Track, h.Highlights) }
 
 // searchPage is the response of every search endpoint.
 type searchPage struct {
-	Next     *string           `json:"next"`
-	Previous *string           `json:"previous"`
-	Results  []searchTrackJSON `json:"results"`
+	Next     *string             `json:"next"`
+	Previous *string             `json:"previous"`
+	Results  []httpapi.TrackJSON `json:"results"`
 }
 
 // textSearchPage adds what by-text and by-prompt also answer.
@@ -233,7 +199,7 @@ type textSearchPage struct {
 // WriteSearchResults writes one page of results (see the top of this
 // file); textExtras adds did_you_mean and playlist_search.
 func (a *API) WriteSearchResults(w http.ResponseWriter, r *http.Request, opts search.Options, res search.Result, textExtras bool) error {
-	page := searchPage{Results: make([]searchTrackJSON, 0, len(res.Hits))}
+	page := searchPage{Results: make([]httpapi.TrackJSON, 0, len(res.Hits))}
 	for _, h := range res.Hits {
 		page.Results = append(page.Results, a.searchTrack(h))
 	}
@@ -275,7 +241,7 @@ func (a *API) searchByPrompt(w http.ResponseWriter, r *http.Request) error {
 func (a *API) textSearch(w http.ResponseWriter, r *http.Request, accepts SearchParams) error {
 	opts, err := a.ParseSearchRequest(r, accepts)
 	text, terr := requiredParam(r, "text")
-	if err = mergeFieldErrors(err, terr); err != nil {
+	if err = httpapi.MergeFieldErrors(err, terr); err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()
@@ -298,14 +264,14 @@ func (a *API) searchByID(w http.ResponseWriter, r *http.Request) error {
 	case "system":
 		system = true
 	default:
-		ierr = mergeFieldErrors(ierr, errs.Field("httpapi.searchByID", "input_id_type", "\""+t+"\" is not a valid choice; use client or system."))
+		ierr = httpapi.MergeFieldErrors(ierr, errs.Field("httpapi.searchByID", "input_id_type", "\""+t+"\" is not a valid choice; use client or system."))
 	}
 	if ierr == nil && !system && !search.IsTrackUUID(id) {
 		// Our ids are UUIDs: anything else cannot name a track, and a 404
 		// would read as "that track is gone" rather than "fix the id".
 		ierr = errs.Field("httpapi.searchByID", "track_id", search.MsgNotTrackUUID)
 	}
-	if err = mergeFieldErrors(err, ierr); err != nil {
+	if err = httpapi.MergeFieldErrors(err, ierr); err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()
@@ -317,30 +283,4 @@ func (a *API) searchByID(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.WriteSearchResults(w, r, opts, res, false)
-}
-
-// mergeFieldErrors joins 400 field errors so that one response names every
-// bad parameter; any other error wins as it is.
-func mergeFieldErrors(a, b error) error {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	ea, oka := a.(*errs.Error)
-	eb, okb := b.(*errs.Error)
-	if !oka || len(ea.Fields) == 0 { // authentication, throttling: those answer first
-		return a
-	}
-	if !okb || len(eb.Fields) == 0 {
-		return b
-	}
-	fields := map[string][]string{}
-	for _, e := range []*errs.Error{ea, eb} {
-		for k, v := range e.Fields {
-			fields[k] = append(fields[k], v...)
-		}
-	}
-	return &errs.Error{Op: ea.Op, Kind: errs.Invalid, Fields: fields}
 }

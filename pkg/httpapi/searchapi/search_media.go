@@ -3,6 +3,7 @@ package searchapi
 import (
 	"context"
 	"errors"
+	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -27,7 +28,7 @@ func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.searchByVideo"
 	opts, err := a.ParseSearchRequest(r, SearchHighlights)
 	value, verr := requiredParam(r, "value")
-	if err = mergeFieldErrors(err, verr); err != nil {
+	if err = httpapi.MergeFieldErrors(err, verr); err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()
@@ -36,6 +37,9 @@ func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 	}
 	st, err := a.mediaAnalyzer()
 	if err != nil {
+		return err
+	}
+	if err := a.throttleMediaSearch(r); err != nil {
 		return err
 	}
 	an, err := st.AnalysisFor(r.Context(), value, false)
@@ -61,7 +65,7 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.searchByURL"
 	opts, err := a.ParseSearchRequest(r, SearchHighlights|SearchTimeWindow|SearchBPMRange|SearchAudioTuning)
 	link, lerr := requiredParam(r, "link")
-	if err = mergeFieldErrors(err, lerr); err != nil {
+	if err = httpapi.MergeFieldErrors(err, lerr); err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()
@@ -79,6 +83,9 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 		}
 		if soundtrack.IsHash(link) {
 			return errs.Field(op, "link", "Enter a link; to search with an uploaded video use by-video with its source_value.")
+		}
+		if err := a.throttleMediaSearch(r); err != nil {
+			return err
 		}
 		an, err := st.AnalysisFor(r.Context(), link, true)
 		if errors.Is(err, soundtrack.ErrBadLink) {
@@ -99,6 +106,16 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.WriteSearchResults(w, r, opts, res, false)
+}
+
+// throttleMediaSearch applies the analysis rate to a search that may
+// analyze media; ParseSearchRequest already authenticated the caller.
+func (a *API) throttleMediaSearch(r *http.Request) error {
+	p, err := a.Optional(r)
+	if err != nil {
+		return err
+	}
+	return a.ThrottleAnalysis(r, p)
 }
 
 // trackPathRE finds a track's UUID in a track-detail path (/api/v4/en/tracks/<id>/).

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/soundtrack"
@@ -32,17 +32,11 @@ const (
 	// soundtrackFileURLTTL: the `file` URL of a SoundtrackVideo is signed
 	// for a few minutes (§8, signed URLs); read the video again for a new one.
 	soundtrackFileURLTTL = 15 * time.Minute
-	// multipartSlack is room for the multipart framing around the file.
-	multipartSlack int64 = 1_000_000
-	// soundtrackMaxBody lets a file just over the limit through the
-	// router, so the client gets the spec's field error rather than a
-	// bare 413.
-	soundtrackMaxBody = 2 * soundtrack.MaxFileSize
 )
 
 // soundtrackUploads is the presigned-upload flow of the soundtrack upload.
 var soundtrackUploads = httpapi.NewUploadPolicy(soundtrack.UploadsPrefix, soundtrack.MaxFileSize,
-	soundtrack.MsgFileSize, soundtrackPath)
+	soundtrack.MsgFileSize, soundtrack.MsgExtension, soundtrackPath)
 
 // API serves the soundtrack video endpoints (interface.md §4.1).
 type API struct {
@@ -57,7 +51,7 @@ type API struct {
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST "+soundtrackPath+"upload-url/", httpapi.MaxJSONBody, a.soundtrackUploadURL)
-	rt.Handle("POST "+soundtrackPath, soundtrackMaxBody, a.soundtrackCreate)
+	rt.Handle("POST "+soundtrackPath, httpapi.SelfLimitedBody, soundtrackUploads.Bounded(a.Idempotent(a.soundtrackCreate)))
 	rt.Handle("GET "+soundtrackPath+"{id}/", httpapi.NoBody, a.soundtrackRetrieve)
 }
 
@@ -111,7 +105,7 @@ func (a *API) directUploadMax() int64 {
 	if a.SoundtrackDirectUploadMax > 0 {
 		return a.SoundtrackDirectUploadMax
 	}
-	return soundtrack.MaxFileSize + multipartSlack
+	return soundtrack.MaxFileSize + httpapi.MultipartSlack
 }
 
 // createForm is what a create call sent, in either encoding.
@@ -128,13 +122,15 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := a.ThrottleAnalysis(r, p); err != nil {
+		return err
+	}
 	svc, err := a.soundtrackService()
 	if err != nil {
 		return err
 	}
 	var form createForm
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
+	if httpapi.IsMultipart(r) {
 		if max := a.directUploadMax(); r.ContentLength > max {
 			return errs.E(op, errs.TooLarge, "The request is larger than this endpoint accepts directly ("+httpapi.HumanBytes(max)+
 				"). Upload the file with POST "+soundtrackPath+"upload-url/, PUT it to the returned upload_url, then create the video with {\"storage_key\": ...}.")
@@ -176,7 +172,7 @@ func (a *API) readCreateMultipart(r *http.Request, svc Service, form *createForm
 	const op = "httpapi.readCreateMultipart"
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return errs.E(op, errs.Invalid, "Malformed multipart body.")
+		return errs.E(op, errs.Invalid, httpapi.MsgMalformedMultipart)
 	}
 	for {
 		part, err := mr.NextPart()
@@ -184,22 +180,24 @@ func (a *API) readCreateMultipart(r *http.Request, svc Service, form *createForm
 			return nil
 		}
 		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return err
-			}
-			return errs.E(op, errs.Invalid, "Malformed multipart body.")
+			return soundtrackUploads.BodyFault(op, err)
 		}
 		switch part.FormName() {
 		case "file":
 			if form.in.File != nil {
 				return errs.Field(op, "file", "Send one file.")
 			}
-			ext := httpapi.VideoExt(part.FileName())
+			name := blob.BaseName(part.FileName())
+			ext := httpapi.VideoExt(name)
 			if ext == "" {
-				return errs.Field(op, "file", httpapi.MsgVideoExtension)
+				return errs.Field(op, "file", soundtrack.MsgExtension)
 			}
-			u, err := svc.Spool(part, part.FileName(), httpapi.VideoType(ext))
+			body := httpapi.NewPartReader(part)
+			u, err := svc.Spool(body, name, httpapi.VideoType(ext))
+			if body.Err() != nil { // the client's body, not the spool
+				u.Close()
+				return soundtrackUploads.BodyFault(op, body.Err())
+			}
 			if err != nil {
 				return err
 			}
@@ -207,11 +205,13 @@ func (a *API) readCreateMultipart(r *http.Request, svc Service, form *createForm
 		case "url", "storage_key", "is_public":
 			b, err := io.ReadAll(io.LimitReader(part, 8<<10))
 			if err != nil {
-				return errs.E(op, errs.Invalid, "Malformed multipart body.")
+				return soundtrackUploads.BodyFault(op, err)
 			}
 			form.setText(part.FormName(), string(b))
 		}
-		part.Close()
+		if _, err := io.Copy(io.Discard, part); err != nil { // the rest of a part we do not read
+			return soundtrackUploads.BodyFault(op, err)
+		}
 	}
 }
 
@@ -241,6 +241,9 @@ func readCreateJSON(r *http.Request, form *createForm) error {
 		StorageKey *string         `json:"storage_key"`
 		File       json.RawMessage `json:"file"`
 		IsPublic   *bool           `json:"is_public"`
+	}
+	if empty, err := httpapi.BodyEmpty(r); empty || err != nil {
+		return err // no body: nothing sent, which Create answers with gaps.md's text
 	}
 	if err := httpapi.DecodeJSON(r, &in); err != nil {
 		return err
