@@ -327,18 +327,35 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 // A corrected word is a guess: it is marked so that it never outweighs
 // the words the request spelled as the catalog does (textIndex.scores).
 // Stopwords and generic words ("genre", "style") are never corrected.
+// Words longer than maxCorrectRunes are searched as spelled only: nobody
+// mistypes a catalog word that long, and the work of a near-spelling
+// search grows with the word (bleve's Levenshtein automaton for one
+// 999-letter word took ~0.5 s of CPU, and for a repetitive one such as
+// "cd"×300 it exceeds the automaton's 10,000 states and fails).
+const maxCorrectRunes = 24
+
+// maxFuzzyWords bounds the words of one request searched by near
+// spelling (after the vocabulary had no close word for them): each costs
+// the engine 2–25 ms at 10k tracks, so 32 unknown words made one request
+// cost over half a second of CPU. Further unknown words are searched as
+// spelled.
+const maxFuzzyWords = 3
+
 func (ix *Index) correct(q Query) Query {
+	fuzzy := 0
 	fix := func(gs []group) []group {
 		for k, g := range gs {
 			w := g[0].phrase
-			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 || stopwords[w] || generic[w] {
+			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 || stopwords[w] || generic[w] ||
+				utf8.RuneCountInString(w) > maxCorrectRunes {
 				continue
 			}
 			if c, ok := closest(w, ix.text.words); ok {
 				gs[k] = concept(c)
 				gs[k][0].corrected = true
-			} else if len(w) >= 4 {
+			} else if len(w) >= 4 && fuzzy < maxFuzzyWords {
 				gs[k] = group{{phrase: w, weight: 1, fuzzy: true, corrected: true}}
+				fuzzy++
 			}
 		}
 		return gs

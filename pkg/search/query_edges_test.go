@@ -206,3 +206,41 @@ func TestByIDVariantsAndSystemIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileWordsNeverFail: long, repetitive words (bleve's fuzzy
+// automaton for "cd"×300 has more than 10,000 states) and many unknown
+// words are input, never a server error.
+func TestHostileWordsNeverFail(t *testing.T) {
+	ix := demoIndex(t, 240)
+	texts := append([]string{}, hostileWords...)
+	texts = append(texts, "rock "+strings.Repeat("cd", 300), "without "+strings.Repeat("cd", 300), manyUnknownWords())
+	for _, text := range texts {
+		if _, err := ix.ByText(t.Context(), text, Options{}); err != nil {
+			t.Errorf("ByText(%.20q…, %d chars): %v", text, len(text), err)
+		}
+	}
+	// The work is bounded: few near-spelling searches a request, none
+	// for words longer than anyone mistypes.
+	for _, text := range []string{manyUnknownWords(), strings.Repeat("q", 999)} {
+		fuzzy := 0
+		for _, g := range ix.correct(Understand(text, DefaultBPMRange)).Groups {
+			for _, a := range g {
+				if a.fuzzy {
+					fuzzy++
+					if n := len([]rune(a.phrase)); n > maxCorrectRunes {
+						t.Errorf("a %d-letter word is searched by near spelling", n)
+					}
+				}
+			}
+		}
+		if fuzzy > maxFuzzyWords {
+			t.Errorf("%.20q…: %d near-spelling searches, want at most %d", text, fuzzy, maxFuzzyWords)
+		}
+	}
+	// The backstop: a near-spelling search the engine cannot build
+	// matches nothing instead of failing the request.
+	h, err := ix.text.group(t.Context(), group{{phrase: strings.Repeat("cd", 300), weight: 1, fuzzy: true}})
+	if err != nil || len(h.docs) != 0 {
+		t.Errorf("fuzzy group of a 600-letter word: %d hits, %v", len(h.docs), err)
+	}
+}
