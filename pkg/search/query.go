@@ -21,6 +21,11 @@ type Query struct {
 	Groups   []group // concepts to rank by, each a word and its alternatives
 	Exclude  []group // "without drums": tracks matching these are left out
 	Tempo    *Range  // preferred BPM ("fast", "120 bpm", "90-100 bpm")
+	// TempoStated says Tempo comes from a figure ("120 bpm" ± bpm_range,
+	// "90-100 bpm"): then it is a tolerance, and tracks outside it (or
+	// with no measured tempo) are left out; a tempo word ("fast") only
+	// prefers.
+	TempoStated bool
 	Vocals   string  // preferred vocals: a catalog.Vocals* value, vocalsAny, or ""
 	NoVocals bool    // "no vocals": sung tracks are left out
 	Duration *Range  // preferred length in seconds ("30 second", "short")
@@ -68,7 +73,7 @@ func Understand(text string, bpmTol float64) Query {
 		a, _ := strconv.ParseFloat(g[1], 64)
 		b, _ := strconv.ParseFloat(g[2], 64)
 		if plausibleBPM(a) && plausibleBPM(b) {
-			q.Tempo = &Range{min(a, b), max(a, b)}
+			q.Tempo, q.TempoStated = &Range{min(a, b), max(a, b)}, true
 		}
 		return " "
 	})
@@ -76,7 +81,7 @@ func Understand(text string, bpmTol float64) Query {
 		g := reBPM.FindStringSubmatch(m)
 		v, _ := strconv.ParseFloat(g[1]+g[2], 64)
 		if plausibleBPM(v) {
-			q.Tempo = &Range{v - bpmTol, v + bpmTol}
+			q.Tempo, q.TempoStated = &Range{v - bpmTol, v + bpmTol}, true
 		}
 		return " "
 	})
@@ -265,6 +270,9 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		}
 		f := &ix.facets[i]
 		if q.NoVocals && hasVocals(f.vocals) {
+			return 0, false
+		}
+		if q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
 			return 0, false
 		}
 		s := 0.0

@@ -244,3 +244,40 @@ func TestHostileWordsNeverFail(t *testing.T) {
 		t.Errorf("fuzzy group of a 600-letter word: %d hits, %v", len(h.docs), err)
 	}
 }
+
+// TestStatedTempoIsATolerance: "120 bpm" with bpm_range 2 keeps only
+// tracks at 118–122 BPM (interface.md §4.2: bpm_range is the tolerance
+// when matching by tempo); a span is kept likewise.
+func TestStatedTempoIsATolerance(t *testing.T) {
+	ix := demoIndex(t, 2000)
+	for _, tc := range []struct {
+		text   string
+		tol    float64
+		lo, hi float64
+	}{
+		{"rock 120 bpm", 2, 118, 122},
+		{"rock 120 bpm", 0, 115, 125}, // the default, 5
+		{"120 bpm", ExactBPMRange, 119.5, 120.5},
+		{"chill 90-100 bpm", 0, 90, 100},
+	} {
+		res, err := ix.ByText(t.Context(), tc.text, Options{BPMRange: tc.tol, Limit: MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Errorf("%q ±%g: no results", tc.text, tc.tol)
+		}
+		for _, h := range res.Hits {
+			if h.Track.Tempo == nil || *h.Track.Tempo < tc.lo || *h.Track.Tempo > tc.hi {
+				t.Errorf("%q ±%g: %s at %v BPM, outside %g–%g", tc.text, tc.tol, h.Track.Name, fmtTempo(h.Track.Tempo), tc.lo, tc.hi)
+			}
+		}
+	}
+}
+
+func fmtTempo(t *float64) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}
