@@ -18,21 +18,21 @@ import (
 // text engine, what to exclude, and the preferences music vocabulary
 // lifted out of the words.
 type Query struct {
-	Groups  []group // concepts to rank by, each a word and its alternatives
-	Exclude []group // "without drums": tracks matching these are left out
-	Tempo   *Range  // preferred BPM ("fast", "120 bpm", "90-100 bpm")
+	Groups   []group // concepts to rank by, each a word and its alternatives
+	Exclude  []group // "without drums": tracks matching these are left out
+	Tempo    *Range  // preferred BPM ("fast", "120 bpm", "90-100 bpm")
+	Vocals   string  // preferred vocals: a catalog.Vocals* value, vocalsAny, or ""
+	NoVocals bool    // "no vocals": sung tracks are left out
+	Duration *Range  // preferred length in seconds ("30 second", "short")
+	// Generic says the text asked for music in general ("music", "some
+	// songs"): with nothing else understood, that is the whole catalog,
+	// where text with nothing understood at all ("a", "🙂") is nothing.
+	Generic bool
 	// TempoStated says Tempo comes from a figure ("120 bpm" ± bpm_range,
 	// "90-100 bpm"): then it is a tolerance, and tracks outside it (or
 	// with no measured tempo) are left out; a tempo word ("fast") only
 	// prefers.
 	TempoStated bool
-	Vocals      string // preferred vocals: a catalog.Vocals* value, vocalsAny, or ""
-	NoVocals    bool   // "no vocals": sung tracks are left out
-	Duration    *Range // preferred length in seconds ("30 second", "short")
-	// Generic says the text asked for music in general ("music", "some
-	// songs"): with nothing else understood, that is the whole catalog,
-	// where text with nothing understood at all ("a", "🙂") is nothing.
-	Generic bool
 }
 
 // understood reports whether anything of the text was understood: words
