@@ -190,6 +190,9 @@ func (d *Deps) API() *httpapi.API {
 		a.Soundtrack = d.Soundtrack
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
+	if d.BlobHandler != nil { // local: the configured base; on AWS, API Gateway's domain
+		a.PublicBaseURL = d.Config.PublicBaseURL
+	}
 	return a
 }
 

@@ -52,6 +52,10 @@ type API struct {
 	SoundtrackDirectUploadMax int64
 	// SiteURL is the public website that short links point to.
 	SiteURL string
+	// PublicBaseURL is the address clients reach the API at; next and
+	// previous links are built on it ("" on Lambda: API Gateway's domain
+	// name of the request).
+	PublicBaseURL string
 
 	limiter *limiter
 }
