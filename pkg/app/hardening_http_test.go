@@ -10,6 +10,7 @@ import (
 	"musiccatalog/pkg/catalog/catalogtest"
 	"musiccatalog/pkg/catalog/demo"
 	"musiccatalog/pkg/httpapi/apitest"
+	"musiccatalog/pkg/licensing"
 	"musiccatalog/pkg/search/searchtest"
 )
 
@@ -241,5 +242,35 @@ func TestOpenAPIDocumentsNullTempoAndVocals(t *testing.T) {
 	vocals := doc.Components.Schemas["SearchTrack"].Value.Properties["vocals"].Value
 	if !vocals.Type.Includes("null") || !strings.Contains(vocals.Description, "unknown") {
 		t.Errorf("SearchTrack.vocals: type %v, description %q", vocals.Type, vocals.Description)
+	}
+}
+
+// TestLicensePageURLIgnoresHostHeader: without LICENSE_PAGE_BASE a
+// license's page_url is on the API's public base, not on the Host the
+// client sent (the same class as next/previous links).
+func TestLicensePageURLIgnoresHostHeader(t *testing.T) {
+	d, creds := newTestDeps(t)
+	track := publishTestCatalog(t, d).Tracks()[0].ID
+	c, err := d.Identity.GetClient(t.Context(), creds.Partner.ClientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Licensing.Generate(t.Context(), c, licensing.Input{UserID: "creator-7", TrackID: track})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/v/"+res.License.ID+".json", nil)
+	r.Host = "evil.example"
+	r.Header.Set("X-Forwarded-Proto", "https")
+	w := httptest.NewRecorder()
+	d.LocalHandler().ServeHTTP(w, r)
+	var page struct {
+		PageURL string `json:"page_url"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &page); w.Code != 200 || err != nil {
+		t.Fatalf("license page: %d %s", w.Code, w.Body)
+	}
+	if want := d.Config.PublicBaseURL + "/v/" + res.License.ID; page.PageURL != want {
+		t.Errorf("page_url %s, want %s", page.PageURL, want)
 	}
 }

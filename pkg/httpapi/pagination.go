@@ -60,25 +60,26 @@ func nonNegative(s string) (int, bool) {
 	return int(n), true
 }
 
-// linkURL is the address of this request's path and query at the API's
-// public base: PublicBaseURL when configured, else the origin the
-// platform vouches for (on Lambda the adapter builds r.URL from API
-// Gateway's domain name). Never the client's Host or X-Forwarded-*
-// headers: a link built from them points wherever the client says. With
-// neither, the link is relative.
-func (a *API) linkURL(r *http.Request) *url.URL {
-	u := &url.URL{Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: r.URL.RawQuery}
-	if a.PublicBaseURL != "" {
-		if b, err := url.Parse(a.PublicBaseURL); err == nil && b.Host != "" {
-			u.Scheme, u.Host = b.Scheme, b.Host
-			if prefix := strings.TrimRight(b.Path, "/"); prefix != "" {
-				u.Path, u.RawPath = prefix+u.Path, ""
-			}
-			return u
-		}
+// publicBase is the API's public address, scheme://host[/prefix]:
+// PublicBaseURL when configured, else the origin the platform vouches for
+// (on Lambda the adapter builds r.URL from API Gateway's domain name), else
+// "" (links are then relative). Never the client's Host or X-Forwarded-*
+// headers: a link built from them points wherever the client says.
+func (a *API) publicBase(r *http.Request) string {
+	if b, err := url.Parse(a.PublicBaseURL); a.PublicBaseURL != "" && err == nil && b.Host != "" {
+		return b.Scheme + "://" + b.Host + strings.TrimRight(b.Path, "/")
 	}
 	if r.URL.Host != "" && r.URL.Scheme != "" {
-		u.Scheme, u.Host = r.URL.Scheme, r.URL.Host
+		return r.URL.Scheme + "://" + r.URL.Host
+	}
+	return ""
+}
+
+// linkURL is this request's path and query at publicBase.
+func (a *API) linkURL(r *http.Request) *url.URL {
+	u := &url.URL{Path: r.URL.Path, RawQuery: r.URL.RawQuery}
+	if b, err := url.Parse(a.publicBase(r)); err == nil && b.Host != "" {
+		u.Scheme, u.Host, u.Path = b.Scheme, b.Host, b.Path+u.Path
 	}
 	return u
 }
