@@ -165,6 +165,9 @@ func (d *Deps) API() *httpapi.API {
 	soundtrackapp.Mount(a, d.Soundtrack, d.Config.SoundtrackDirectUploadMax)
 	d.licensesAPI(a)
 	d.playlistsAPI(a)
+	if d.BlobHandler != nil { // local: the configured base; on AWS, API Gateway's domain
+		a.PublicBaseURL = d.Config.PublicBaseURL
+	}
 	return a
 }
 

@@ -127,3 +127,7 @@ func (p *partReader) N() int64 { return p.n }
 
 // Err is the error of the request body under the part, if reading it failed.
 func (p *partReader) Err() error { return p.err }
+
+// PrincipalID is the id of the caller a request authenticated as ("" when
+// anonymous or not yet authenticated).
+func PrincipalID(r *http.Request) string { return principalID(r) }

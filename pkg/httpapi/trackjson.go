@@ -26,7 +26,7 @@ type TrackJSON struct {
 	SubgenreName      string           `json:"subgenre_name"`
 	MoodName          string           `json:"mood_name"`
 	SecondaryMoodName string           `json:"secondary_mood_name"`
-	Vocals            string           `json:"vocals"`
+	Vocals            *string          `json:"vocals"`
 	HasStems          bool             `json:"has_stems"`
 	Cover             string           `json:"cover"`
 	ReleaseDate       string           `json:"release_date"`

@@ -17,12 +17,13 @@ import (
 	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/catalog/manifest"
 	"musiccatalog/pkg/search"
 )
 
 // ManifestPrefix is where an uploaded catalog manifest starts an ingest
 // (the catalog-ingest function's S3 trigger filters on it and on ".jsonl").
-const ManifestPrefix = "catalog-manifests/"
+const ManifestPrefix = manifest.UploadPrefix
 
 // Handler ingests every manifest an S3 event names. Ingest is
 // idempotent (the same manifest publishes the same version), so S3's

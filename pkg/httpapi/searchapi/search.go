@@ -58,7 +58,7 @@ const (
 // MediaAnalyzer analyzes the media of by-url and by-video;
 // *soundtrack.Service implements it.
 type MediaAnalyzer interface {
-	AnalysisFor(ctx context.Context, value string, audioOnly bool) (soundtrack.Analysis, error)
+	AnalysisFor(ctx context.Context, value, viewer string, audioOnly bool) (soundtrack.Analysis, error)
 }
 
 // API serves the ranking endpoints of the search group; the filter
@@ -203,7 +203,7 @@ func (a *API) WriteSearchResults(w http.ResponseWriter, r *http.Request, opts se
 	for _, h := range res.Hits {
 		page.Results = append(page.Results, a.searchTrack(h))
 	}
-	page.Next, page.Previous = httpapi.PageLinks(r, httpapi.PageParams{Limit: opts.Limit, Offset: opts.Offset},
+	page.Next, page.Previous = a.PageLinks(r, httpapi.PageParams{Limit: opts.Limit, Offset: opts.Offset},
 		opts.Offset+len(res.Hits) < res.Total && len(res.Hits) > 0)
 	// Rankings follow the catalog version and the caller's plan: private
 	// caching only, and briefly.
