@@ -158,6 +158,7 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 }
 
 func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps {
+	st, bs = instrumentPorts(st, bs)
 	c := clock.Real{}
 	d := &Deps{
 		Config: cfg, Log: log, Clock: c, Store: st, Blob: bs,

@@ -38,6 +38,7 @@ func (d *Deps) newRecognition(wf workflow.Starter) error {
 	if d.Blob == nil || d.Catalog == nil {
 		return nil // no object storage: recognition is not available here
 	}
+	wf = instrumentWorkflow(wf)
 	out, err := outsideRecognizer(d.Config)
 	if err != nil {
 		return err
