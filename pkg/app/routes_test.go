@@ -1,0 +1,120 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/lambdarun"
+)
+
+// templateRoutes lists the HTTP API route keys of each function
+// ("GET /api/v4/stream/{id}"), as template.yaml declares them.
+func templateRoutes(t *testing.T, tpl *cfnTemplate) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for id := range tpl.resources {
+		for _, ev := range mapping(tpl.props(id), "Events") {
+			if get(ev, "Type").Value != "HttpApi" {
+				continue
+			}
+			p := get(ev, "Properties")
+			out[id] = append(out[id], get(p, "Method").Value+" "+get(p, "Path").Value)
+		}
+	}
+	return out
+}
+
+// groupOf is the endpoint group each HTTP function serves (its main's
+// RunHTTPLambda argument).
+var groupOf = map[string]httpapi.Group{
+	"api-allowlist": httpapi.GroupAllowlist, "api-tracks": httpapi.GroupTracks, "api-search": httpapi.GroupSearch,
+	"api-recognition": httpapi.GroupRecognition, "api-soundtrack": httpapi.GroupSoundtrack,
+}
+
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// TestRouteKeysReachTheRouter feeds every route of template.yaml to its
+// function's handler as API Gateway delivers it. HTTP API route keys carry
+// no trailing slash, and API Gateway sends both /x and /x/ to the route /x
+// with rawPath as the client wrote it. The function then answers as the
+// devserver does: the spec's /x/ reaches the endpoint, /x is a 404 that
+// names /x/ (never a route-less 404 or 405).
+func TestRouteKeysReachTheRouter(t *testing.T) {
+	tpl := loadTemplate(t)
+	routes := templateRoutes(t, tpl)
+	ids := functionIDs(t)
+	d, creds := newTestDeps(t)
+	for fn, group := range groupOf {
+		handler := lambdarun.NewHTTPHandler(d.API().Handler(group))
+		keys := routes[ids[fn]]
+		if len(keys) == 0 {
+			t.Errorf("%s has no routes in template.yaml", fn)
+		}
+		for _, key := range keys {
+			method, path, _ := strings.Cut(key, " ")
+			concrete := pathParam.ReplaceAllString(path, "x1")
+			for _, raw := range []string{concrete + "/", concrete} {
+				ev := events.APIGatewayV2HTTPRequest{
+					Version: "2.0", RouteKey: key, RawPath: raw,
+					Headers: map[string]string{"authorization": "Bearer " + creds.Partner.Key, "content-type": "application/json"},
+					RequestContext: events.APIGatewayV2HTTPRequestContext{
+						Stage: "$default", RouteKey: key, DomainName: "abc123.execute-api.eu-west-1.amazonaws.com",
+						HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: raw, Protocol: "HTTP/1.1", SourceIP: "203.0.113.7"},
+					},
+					Body: "{}",
+				}
+				resp, err := handler(eventContext(), ev)
+				if err != nil {
+					t.Fatalf("%s %s: %v", method, raw, err)
+				}
+				var body struct{ Detail string }
+				json.Unmarshal([]byte(resp.Body), &body)
+				switch {
+				case strings.HasSuffix(raw, "/"):
+					if resp.StatusCode == 405 || body.Detail == "Not found." || strings.HasPrefix(body.Detail, "Not found. Did you mean") {
+						t.Errorf("%s %s (route %s) did not reach its endpoint: %d %s", method, raw, key, resp.StatusCode, resp.Body)
+					}
+				default:
+					if resp.StatusCode != 404 || body.Detail != "Not found. Did you mean "+raw+"/ (paths end with a slash)?" {
+						t.Errorf("%s %s: %d %s; want the devserver's 404 naming %s/", method, raw, resp.StatusCode, resp.Body, raw)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSampleEventRouteKeys: the sample events carry route keys that exist
+// in template.yaml for their function, as API Gateway would send them.
+func TestSampleEventRouteKeys(t *testing.T) {
+	tpl := loadTemplate(t)
+	routes := templateRoutes(t, tpl)
+	ids := functionIDs(t)
+	for fn := range groupOf {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "events", fn, "*.json"))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ev events.APIGatewayV2HTTPRequest
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			found := false
+			for _, k := range routes[ids[fn]] {
+				found = found || k == ev.RouteKey
+			}
+			if !found || ev.RequestContext.RouteKey != ev.RouteKey {
+				t.Errorf("%s: routeKey %q is not a route of %s in template.yaml", f, ev.RouteKey, ids[fn])
+			}
+		}
+	}
+}
