@@ -86,7 +86,6 @@ func TestTemplateSetsEveryVariable(t *testing.T) {
 	}
 }
 
-
 // decoderFunctions run ffmpeg (recognition and soundtrack decoding,
 // catalog analysis and transcoding, by-url/by-video analysis).
 var decoderFunctions = []string{"api-search", "api-soundtrack", "catalog-ingest", "recognition-extract", "recognition-prepare"}
