@@ -63,10 +63,11 @@ $(foreach f,$(FUNCTIONS),$(eval $(call sam_target,$(word 1,$(subst :, ,$(f))),$(
 build-FFmpegLayer:
 	bash infra/local/ffmpeg.sh install arm64 $(ARTIFACTS_DIR)/bin
 
-## deploy: sam build + sam deploy with samconfig.toml (needs AWS credentials).
+## deploy: sam build + sam deploy with samconfig.toml (needs AWS credentials);
+## guided: asks for the parameters, saving the answers as the next defaults.
 deploy:
 	sam build
-	sam deploy
+	sam deploy --guided
 
 clean:
 	rm -rf build .aws-sam
