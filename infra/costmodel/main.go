@@ -24,7 +24,7 @@ import (
 const (
 	lambdaGBSecond    = 0.0000133334 // arm64, per GB-second
 	lambdaRequest     = 0.20 / 1e6
-	httpAPIRequest    = 1.00 / 1e6 // first 300 M per month, per 512 KB
+	httpAPIRequest    = 1.00 / 1e6  // first 300 M per month, per 512 KB
 	dynamoRead        = 0.125 / 1e6 // on-demand read request unit
 	dynamoWrite       = 0.625 / 1e6 // on-demand write request unit
 	s3Put             = 0.005 / 1e3 // PUT, COPY, POST, LIST
