@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -21,19 +22,19 @@ import (
 // (the catalog-ingest function's S3 trigger filters on it and on ".jsonl").
 const ManifestPrefix = "catalog-manifests/"
 
-// The publish lock of catalog-ingest (catalog.PublishLock). The lease
-// outlasts the function's 900 s timeout (template.yaml), so a run never
-// outlives its lock; a busy lock is waited for a while, after which the
-// invocation fails and Lambda retries it (twice, then the manifest lands
-// in CatalogIngestDLQ, which has an alarm).
+// The publish lock (catalog.PublishLock) every ingestion holds. The holder
+// renews the lease while it runs, so a crashed one blocks the others for
+// at most the lease. A busy lock is waited for a while, after which a
+// catalog-ingest invocation fails and Lambda retries it (twice, then the
+// manifest lands in CatalogIngestDLQ, which has an alarm).
 const (
-	ingestLockLease = 16 * time.Minute
+	ingestLockLease = 2 * time.Minute
 	ingestLockWait  = 2 * time.Minute
 	ingestLockPoll  = 5 * time.Second
 )
 
-// publishLock is the lock every catalog publisher of this deployment takes.
-func (d *Deps) publishLock() catalog.PublishLock {
+// PublishLock is the lock every catalog publisher of this deployment takes.
+func (d *Deps) PublishLock() catalog.PublishLock {
 	return catalog.PublishLock{Store: d.Store, Clock: d.Clock, Lease: ingestLockLease, Wait: ingestLockWait, Poll: ingestLockPoll}
 }
 
@@ -76,16 +77,26 @@ func (d *Deps) CatalogIngestHandler() func(context.Context, events.S3Event) erro
 
 // ingestLocked runs one manifest's ingest holding the publish lock.
 func (d *Deps) ingestLocked(ctx context.Context, opts ingest.Options, key string) (ingest.Report, error) {
-	release, err := d.publishLock().Acquire(ctx, ids.NewUUID())
+	return WithPublishLock(ctx, d, func(ctx context.Context) (ingest.Report, error) { return ingest.RunBlob(ctx, opts, key) })
+}
+
+// WithPublishLock runs an ingestion holding the publish lock; the run's
+// context ends if the lock is lost, so it stops before publishing.
+func WithPublishLock(ctx context.Context, d *Deps, run func(context.Context) (ingest.Report, error)) (ingest.Report, error) {
+	held, release, err := d.PublishLock().Acquire(ctx, ids.NewUUID())
 	if err != nil {
 		return ingest.Report{}, err
 	}
 	defer func() {
 		if err := release(context.WithoutCancel(ctx)); err != nil {
-			d.Log.Warn("catalog-ingest: releasing the publish lock", slog.Any("error", err)) // it expires after its lease
+			d.Log.Warn("releasing the catalog publish lock", slog.Any("error", err)) // it expires after its lease
 		}
 	}()
-	return ingest.RunBlob(ctx, opts, key)
+	rep, err := run(held)
+	if cause := context.Cause(held); err != nil && errors.Is(cause, catalog.ErrPublishLockLost) {
+		err = cause
+	}
+	return rep, err
 }
 
 // RunCatalogIngestLambda is the whole main of the catalog-ingest function.
