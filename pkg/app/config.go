@@ -27,6 +27,7 @@ type Config struct {
 	TokenCacheTTL       time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
 	RecognitionDailyCap int                    // RECOGNITION_DAILY_CAP: default daily submits per client without its own cap
 	BlobSecret          string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
+	LicensePageBase     string                 // LICENSE_PAGE_BASE: base URL of public license pages, {base}/v/{id} (default: the request's own host)
 
 	// Soundtrack videos and link fetching.
 	YTDLPPath                 string        // YTDLP_PATH: yt-dlp binary that fetches links (default "yt-dlp"; absent = links cannot be fetched)
@@ -58,6 +59,7 @@ func FromEnv() (Config, error) {
 	c.ACRCloudAccessKey = os.Getenv("ACRCLOUD_ACCESS_KEY")
 	c.ACRCloudAccessSecret = os.Getenv("ACRCLOUD_ACCESS_SECRET")
 	c.ACRCloudCredentialsParameter = os.Getenv("ACRCLOUD_CREDENTIALS_PARAMETER")
+	c.LicensePageBase = strings.TrimRight(os.Getenv("LICENSE_PAGE_BASE"), "/")
 	for _, t := range store.AllTables {
 		c.Tables[t] = env("TABLE_"+strings.ToUpper(string(t)), string(t))
 	}

@@ -27,8 +27,10 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/licensing"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -59,6 +61,8 @@ type Deps struct {
 	Search *search.Service
 	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
 	Soundtrack *soundtrack.Service
+	// Licensing issues and reads licenses.
+	Licensing *licensing.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -171,6 +175,7 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 	}
 	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
 	d.newSoundtrack(videoFetcher(cfg))
+	d.newLicensing()
 	return d
 }
 
@@ -181,6 +186,7 @@ func (d *Deps) API() *httpapi.API {
 		Limits: httpapi.RateLimits{AnonymousPerMinute: d.Config.RateAnonymous, AuthenticatedPerMinute: d.Config.RateAuth},
 		Clock:  d.Clock, Log: d.Log,
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
+		Idempotency: idempotency.New(d.Store, d.Clock),
 	}
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition
@@ -195,6 +201,7 @@ func (d *Deps) API() *httpapi.API {
 		a.Soundtrack = d.Soundtrack
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
+	d.licensesAPI(a)
 	return a
 }
 

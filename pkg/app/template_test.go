@@ -334,8 +334,10 @@ func TestTemplateRoutesAreDocumented(t *testing.T) {
 				t.Errorf("%s.%s: route key %s ends in /", id, name, path)
 				continue
 			}
-			if get(paths[path+"/"], method) == nil {
-				t.Errorf("%s.%s: %s %s/ is not in infra/openapi.yaml", id, name, strings.ToUpper(method), path)
+			// The document names the contract's paths, most of which end
+			// in "/" (the route /x serves them).
+			if get(paths[path+"/"], method) == nil && get(paths[path], method) == nil {
+				t.Errorf("%s.%s: %s %s(/) is not in infra/openapi.yaml", id, name, strings.ToUpper(method), path)
 			}
 		}
 	}
