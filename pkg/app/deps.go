@@ -31,6 +31,7 @@ import (
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/licensing"
+	"musiccatalog/pkg/playlists"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -63,6 +64,8 @@ type Deps struct {
 	Soundtrack *soundtrack.Service
 	// Licensing issues and reads licenses.
 	Licensing *licensing.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -173,7 +176,8 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
 		d.Fingerprints = &catalog.FingerprintIndex{Blob: bs}
 	}
-	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
+	d.newPlaylists()
+	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log), d.searchPlaylists())
 	d.newSoundtrack(videoFetcher(cfg))
 	d.newLicensing()
 	return d
@@ -202,6 +206,7 @@ func (d *Deps) API() *httpapi.API {
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
 	d.licensesAPI(a)
+	d.playlistsAPI(a)
 	return a
 }
 

@@ -26,10 +26,12 @@ const (
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
 	GroupLicenses    Group = "licenses"
+	GroupPlaylists   Group = "playlists"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack,
+	GroupLicenses, GroupPlaylists}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -61,6 +63,8 @@ type API struct {
 	// Idempotency keeps the responses of requests sent with an
 	// Idempotency-Key (routes wrapped in Idempotent).
 	Idempotency *idempotency.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists PlaylistsService
 
 	limiter *limiter
 }
@@ -79,6 +83,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupRecognition: (*API).mountRecognition,
 	GroupSoundtrack:  (*API).mountSoundtrack,
 	GroupLicenses:    (*API).mountLicenses,
+	GroupPlaylists:   (*API).mountPlaylists,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
