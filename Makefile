@@ -71,7 +71,7 @@ build-$(2):
 endef
 $(foreach f,$(FUNCTIONS),$(eval $(call sam_target,$(word 1,$(subst :, ,$(f))),$(word 2,$(subst :, ,$(f))))))
 
-# The FFmpegLayer (template.yaml): the pinned static arm64 ffmpeg in /opt/bin.
+# The FFmpegLayer (template.yaml): the pinned static arm64 ffmpeg and ffprobe in /opt/bin.
 build-FFmpegLayer:
 	bash infra/local/ffmpeg.sh install arm64 $(ARTIFACTS_DIR)/bin
 

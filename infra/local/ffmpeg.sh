@@ -7,10 +7,9 @@
 # machine without ffmpeg (x64, `make run` / `make test`).
 #
 #   infra/local/ffmpeg.sh cache [x64|arm64]   # print the cached bin dir (fetch once)
-#   infra/local/ffmpeg.sh install arm64 DIR   # copy ffmpeg into DIR (the layer's bin/)
+#   infra/local/ffmpeg.sh install arm64 DIR   # copy ffmpeg and ffprobe into DIR (the layer's bin/)
 #
-# The layer carries ffmpeg only: no code runs ffprobe, and its 50 MB would
-# only lengthen every cold start that unpacks the layer.
+# decode.Decoder runs the ffprobe beside its ffmpeg (/opt/bin/ffprobe).
 set -euo pipefail
 
 # name@version sha512 (dist.integrity as the registry reports it).
@@ -77,7 +76,7 @@ install)
 	[[ $# -eq 3 ]] || die "usage: ffmpeg.sh install ARCH DIR"
 	src=$(cache_dir "$2")
 	mkdir -p "$3"
-	install -m 0755 "$src/ffmpeg" "$3/"
+	install -m 0755 "$src/ffmpeg" "$src/ffprobe" "$3/"
 	;;
 *) die "usage: ffmpeg.sh cache [x64|arm64] | install ARCH DIR" ;;
 esac
