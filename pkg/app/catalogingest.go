@@ -15,12 +15,13 @@ import (
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/catalog/manifest"
 	"musiccatalog/pkg/ids"
 )
 
 // ManifestPrefix is where an uploaded catalog manifest starts an ingest
 // (the catalog-ingest function's S3 trigger filters on it and on ".jsonl").
-const ManifestPrefix = "catalog-manifests/"
+const ManifestPrefix = manifest.UploadPrefix
 
 // The publish lock (catalog.PublishLock) every ingestion holds. The holder
 // renews the lease while it runs, so a crashed one blocks the others for
