@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"musiccatalog/pkg/allowlist"
 	"musiccatalog/pkg/blob"
@@ -148,6 +149,9 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
+	if err := resolveSecrets(ctx, &cfg, ssm.NewFromConfig(awsCfg)); err != nil {
+		return nil, err
+	}
 	st := dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Tables)
 	var bs blob.Store
 	if cfg.Bucket != "" {
@@ -161,6 +165,7 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 }
 
 func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps {
+	st, bs = instrumentPorts(st, bs)
 	c := clock.Real{}
 	d := &Deps{
 		Config: cfg, Log: log, Clock: c, Store: st, Blob: bs,

@@ -22,12 +22,11 @@ import (
 
 // outsideRecognizer is the ACRCloud adapter when ACRCLOUD_HOST is set
 // (with its key and secret), else nil: the outside tier is off.
-func outsideRecognizer() (outside.Recognizer, error) {
-	host := os.Getenv("ACRCLOUD_HOST")
-	if host == "" {
+func outsideRecognizer(cfg Config) (outside.Recognizer, error) {
+	if cfg.ACRCloudHost == "" {
 		return nil, nil
 	}
-	c, err := acrcloud.New(host, os.Getenv("ACRCLOUD_ACCESS_KEY"), os.Getenv("ACRCLOUD_ACCESS_SECRET"))
+	c, err := acrcloud.New(cfg.ACRCloudHost, cfg.ACRCloudAccessKey, cfg.ACRCloudAccessSecret)
 	if err != nil {
 		return nil, fmt.Errorf("ACRCLOUD_*: %w", err)
 	}
@@ -39,7 +38,8 @@ func (d *Deps) newRecognition(wf workflow.Starter) error {
 	if d.Blob == nil || d.Catalog == nil {
 		return nil // no object storage: recognition is not available here
 	}
-	out, err := outsideRecognizer()
+	wf = instrumentWorkflow(wf)
+	out, err := outsideRecognizer(d.Config)
 	if err != nil {
 		return err
 	}

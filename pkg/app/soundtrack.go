@@ -16,7 +16,7 @@ func videoFetcher(cfg Config) soundtrack.VideoFetcher {
 	if err != nil {
 		return nil
 	}
-	return &fetch.YTDLP{Path: path, FFmpegPath: cfg.FFmpegPath, Guard: &fetch.Guard{}}
+	return &fetch.YTDLP{Path: path, FFmpegPath: cfg.FFmpegPath, Guard: &fetch.Guard{}, Timeout: cfg.YTDLPTimeout}
 }
 
 // newSoundtrack wires the soundtrack service (nil without object storage,
