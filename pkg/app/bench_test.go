@@ -49,7 +49,7 @@ func runLoad(b *testing.B, clients int, do func(i int) (int, error)) {
 		work <- i
 	}
 	close(work)
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	var wg sync.WaitGroup
 	for range clients {
 		wg.Go(func() {
@@ -69,7 +69,7 @@ func runLoad(b *testing.B, clients int, do func(i int) (int, error)) {
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	b.StopTimer()
 	slices.Sort(lat)
 	pct := func(p float64) float64 {
@@ -81,4 +81,5 @@ func runLoad(b *testing.B, clients int, do func(i int) (int, error)) {
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
 	b.ReportMetric(pct(0.50), "p50_ms")
 	b.ReportMetric(pct(0.99), "p99_ms")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(max(len(lat), 1)), "cpu_ms/req")
 }

@@ -87,7 +87,8 @@ func OpenLocal(cfg Config, log *slog.Logger) (*Deps, error) {
 		st.Close()
 		return nil, err
 	}
-	d := newDeps(core.New(cfg, log, st, fb))
+	ist, ibs := instrumentPorts(st, fb)
+	d := newDeps(core.New(cfg, log, ist, ibs))
 	d.BlobHandler = d.localUploadTrigger(fb.Handler())
 	d.closers = append(d.closers, st)
 	if err := d.startLocalWorkflows(); err != nil {
@@ -126,6 +127,10 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 	if err != nil {
 		return nil, err
 	}
+	st, bs := instrumentPorts(c.Store, c.Blob)
+	aws := c.AWS
+	c = core.New(c.Config, log, st, bs)
+	c.AWS = aws
 	d := newDeps(c)
 	if err := d.newRecognition(recognitionapp.StepFunctions(c)); err != nil {
 		return nil, err
@@ -133,7 +138,8 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 	return d, nil
 }
 
-// newDeps wires every group on the core.
+// newDeps wires every group on the core (whose ports instrumentPorts
+// already decorated).
 func newDeps(c *core.Core) *Deps {
 	d := &Deps{Core: c}
 	if c.Blob != nil {
@@ -153,7 +159,7 @@ func (d *Deps) newSoundtrack(f soundtrack.VideoFetcher) {
 
 // newRecognition builds the recognition service on a workflow starter.
 func (d *Deps) newRecognition(wf workflow.Starter) (err error) {
-	d.Recognition, err = recognitionapp.New(d.Core, d.Fingerprints, wf)
+	d.Recognition, err = recognitionapp.New(d.Core, d.Fingerprints, instrumentWorkflow(wf))
 	return err
 }
 

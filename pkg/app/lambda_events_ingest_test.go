@@ -54,7 +54,7 @@ func runCatalogIngestEvents(t *testing.T, dir string) {
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := handler(ctx, ev); err != nil {
+		if err := handler(eventContext(), ev); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 	}

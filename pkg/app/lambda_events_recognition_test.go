@@ -188,7 +188,7 @@ func (f *taskFixture) invoke(t *testing.T, fn, file, jobID string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := lambdarun.NewTaskHandler(task).Invoke(context.Background(), bytes.ReplaceAll(raw, []byte("{{JOB_ID}}"), []byte(jobID)))
+	out, err := lambdarun.NewTaskHandler(task).Invoke(eventContext(), bytes.ReplaceAll(raw, []byte("{{JOB_ID}}"), []byte(jobID)))
 	if err == nil && string(out) != "null" {
 		t.Errorf("%s returned %s", fn, out)
 	}
@@ -371,7 +371,7 @@ func runPrepareEvents(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	handler := lambda.NewHandler(lambdarun.NewS3QueueHandler(prepare, f.d.Log))
-	out, err := handler.Invoke(ctx, event)
+	out, err := handler.Invoke(eventContext(), event)
 	if err != nil {
 		t.Fatal(err)
 	}

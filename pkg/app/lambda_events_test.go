@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -69,10 +68,17 @@ func TestLambdaSampleEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { eventRecorder = nil }()
 	for _, dir := range dirs {
 		fn := dir.Name()
+		// Each function's handlers record what they do (permissions_test.go).
+		rec := &recorder{seen: map[access]bool{}}
+		eventRecorder = rec
 		if run, ok := otherEvents[fn]; ok {
-			t.Run(fn, func(t *testing.T) { run(t, filepath.Join(root, fn)) })
+			t.Run(fn, func(t *testing.T) {
+				run(t, filepath.Join(root, fn))
+				t.Run("permissions", func(t *testing.T) { checkPermissions(t, fn, rec) })
+			})
 			continue
 		}
 		spec, ok := lambdaEvents[fn]
@@ -105,7 +111,7 @@ func TestLambdaSampleEvents(t *testing.T) {
 				if err := json.Unmarshal(raw, &ev); err != nil {
 					t.Fatalf("%s: %v", c.file, err)
 				}
-				resp, err := handler(context.Background(), ev)
+				resp, err := handler(eventContext(), ev)
 				if err != nil {
 					t.Fatalf("%s: %v", c.file, err)
 				}
@@ -124,6 +130,7 @@ func TestLambdaSampleEvents(t *testing.T) {
 					c.check(t, body)
 				}
 			}
+			t.Run("permissions", func(t *testing.T) { checkPermissions(t, fn, rec) })
 		})
 	}
 }

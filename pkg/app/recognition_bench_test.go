@@ -81,13 +81,16 @@ func BenchmarkRecognitionEndToEnd(b *testing.B) {
 
 	b.ResetTimer()
 	var job map[string]any
-	var wall time.Duration
+	var wall, cpu time.Duration
 	for range b.N {
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		job = submitAndPoll(b, srv.URL, creds.Partner.Key, video)
-		wall = time.Since(t0)
+		wall, cpu = time.Since(t0), cpuTime()-c0
 	}
 	b.StopTimer()
+	// CPU seconds of the whole pipeline (ffmpeg included, the outside
+	// service's process not): what the cost model bills the tasks for.
+	b.ReportMetric(cpu.Seconds(), "cpu_s")
 	maxErr, identified := reportBoundaries(b, job, ids, wall)
 	b.ReportMetric(wall.Seconds(), "wall_s")
 	b.ReportMetric(maxErr, "max_boundary_err_s")

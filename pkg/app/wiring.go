@@ -10,6 +10,8 @@ import (
 	"musiccatalog/pkg/app/core"
 	"musiccatalog/pkg/app/ingestapp"
 	"musiccatalog/pkg/app/recognitionapp"
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/catalog/ingest"
 	"musiccatalog/pkg/lambdarun"
 	"musiccatalog/pkg/recognition"
 )
@@ -27,6 +29,14 @@ func NewLogger(cfg Config, w io.Writer, function string) *slog.Logger {
 
 // ManifestPrefix is where an uploaded catalog manifest starts an ingest.
 const ManifestPrefix = ingestapp.ManifestPrefix
+
+// PublishLock is the lock every catalog publisher of this deployment takes.
+func (d *Deps) PublishLock() catalog.PublishLock { return ingestapp.PublishLock(d.Core) }
+
+// WithPublishLock runs an ingestion holding the publish lock (ingestapp.WithPublishLock).
+func WithPublishLock(ctx context.Context, d *Deps, run func(context.Context) (ingest.Report, error)) (ingest.Report, error) {
+	return ingestapp.WithPublishLock(ctx, d.Core, run)
+}
 
 // CatalogIngestHandler is the catalog-ingest function's handler on these services.
 func (d *Deps) CatalogIngestHandler() func(context.Context, events.S3Event) error {

@@ -31,8 +31,15 @@ type Config struct {
 	LicensePageBase     string                 // LICENSE_PAGE_BASE: base URL of public license pages, {base}/v/{id} (default: the API's public base: PUBLIC_BASE_URL locally, API Gateway's domain on AWS)
 
 	// Soundtrack videos and link fetching.
-	YTDLPPath                 string // YTDLP_PATH: yt-dlp binary that fetches links (default "yt-dlp"; absent = links cannot be fetched)
-	SoundtrackDirectUploadMax int64  // SOUNDTRACK_DIRECT_UPLOAD_MAX: largest multipart create body in bytes (default 0 = the 60 MB limit)
+	YTDLPPath                 string        // YTDLP_PATH: yt-dlp binary that fetches links (default "yt-dlp"; absent = links cannot be fetched)
+	SoundtrackDirectUploadMax int64         // SOUNDTRACK_DIRECT_UPLOAD_MAX: largest multipart create body in bytes (default 0 = the 60 MB limit)
+	YTDLPTimeout              time.Duration // YTDLP_TIMEOUT: bound of one link fetch (default 60s; on AWS below the API's 29 s)
+
+	// Outside recognizer (ACRCloud protocol); empty host turns it off.
+	ACRCloudHost                 string // ACRCLOUD_HOST
+	ACRCloudAccessKey            string // ACRCLOUD_ACCESS_KEY (local; on AWS from the parameter below)
+	ACRCloudAccessSecret         string // ACRCLOUD_ACCESS_SECRET (local; on AWS from the parameter below)
+	ACRCloudCredentialsParameter string // ACRCLOUD_CREDENTIALS_PARAMETER: SSM SecureString with both, read at init (AWS)
 }
 
 // FromEnv reads the configuration, applying the documented defaults.
@@ -49,6 +56,10 @@ func FromEnv() (Config, error) {
 	c.PublicBaseURL = strings.TrimRight(env("PUBLIC_BASE_URL", "http://"+c.Addr), "/")
 	c.SiteURL = strings.TrimRight(env("SITE_URL", c.PublicBaseURL), "/")
 	c.YTDLPPath = env("YTDLP_PATH", "yt-dlp")
+	c.ACRCloudHost = os.Getenv("ACRCLOUD_HOST")
+	c.ACRCloudAccessKey = os.Getenv("ACRCLOUD_ACCESS_KEY")
+	c.ACRCloudAccessSecret = os.Getenv("ACRCLOUD_ACCESS_SECRET")
+	c.ACRCloudCredentialsParameter = os.Getenv("ACRCLOUD_CREDENTIALS_PARAMETER")
 	c.LicensePageBase = strings.TrimRight(os.Getenv("LICENSE_PAGE_BASE"), "/")
 	for _, t := range store.AllTables {
 		c.Tables[t] = env("TABLE_"+strings.ToUpper(string(t)), string(t))
@@ -72,6 +83,9 @@ func FromEnv() (Config, error) {
 	}
 	c.SoundtrackDirectUploadMax = int64(directMax)
 	if c.TokenCacheTTL, err = envDuration("TOKEN_CACHE_TTL", 10*time.Second); err != nil {
+		return c, err
+	}
+	if c.YTDLPTimeout, err = envDuration("YTDLP_TIMEOUT", 60*time.Second); err != nil {
 		return c, err
 	}
 	if abs, err := filepath.Abs(c.DataDir); err == nil {

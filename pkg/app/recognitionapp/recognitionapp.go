@@ -30,14 +30,13 @@ import (
 	"musiccatalog/pkg/workflow/sfnworkflow"
 )
 
-// outsideRecognizer is the ACRCloud adapter when ACRCLOUD_HOST is set
+// OutsideRecognizer is the ACRCloud adapter when ACRCLOUD_HOST is set
 // (with its key and secret), else nil: the outside tier is off.
-func outsideRecognizer() (outside.Recognizer, error) {
-	host := os.Getenv("ACRCLOUD_HOST")
-	if host == "" {
+func OutsideRecognizer(cfg core.Config) (outside.Recognizer, error) {
+	if cfg.ACRCloudHost == "" {
 		return nil, nil
 	}
-	c, err := acrcloud.New(host, os.Getenv("ACRCLOUD_ACCESS_KEY"), os.Getenv("ACRCLOUD_ACCESS_SECRET"))
+	c, err := acrcloud.New(cfg.ACRCloudHost, cfg.ACRCloudAccessKey, cfg.ACRCloudAccessSecret)
 	if err != nil {
 		return nil, fmt.Errorf("ACRCLOUD_*: %w", err)
 	}
@@ -53,7 +52,7 @@ func New(c *core.Core, fps *fpindex.Index, wf workflow.Starter) (*recognition.Se
 	if c.Blob == nil || c.Catalog == nil {
 		return nil, nil
 	}
-	out, err := outsideRecognizer()
+	out, err := OutsideRecognizer(c.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func VideoFetcher(cfg core.Config) soundtrack.VideoFetcher {
 	if err != nil {
 		return nil
 	}
-	return &fetch.YTDLP{Path: path, FFmpegPath: cfg.FFmpegPath, Guard: &fetch.Guard{}}
+	return &fetch.YTDLP{Path: path, FFmpegPath: cfg.FFmpegPath, Guard: &fetch.Guard{}, Timeout: cfg.YTDLPTimeout}
 }
 
 // New wires the soundtrack service on link fetcher f (nil without object

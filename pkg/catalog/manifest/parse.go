@@ -103,7 +103,7 @@ func (b Base) resolve(ref string) (Source, error) {
 		return blobSource(key)
 	}
 	if strings.Contains(ref, "://") {
-		return Source{}, fmt.Errorf("%q: give a path relative to the manifest or %sKEY", ref, BlobPrefix)
+		return Source{}, fmt.Errorf("%s: give a path relative to the manifest or %sKEY", quoteValue(ref), BlobPrefix)
 	}
 	if b.inBlob {
 		if strings.HasPrefix(ref, "/") {
@@ -111,7 +111,7 @@ func (b Base) resolve(ref string) (Source, error) {
 		}
 		key := path.Join(b.dir, ref)
 		if err := blob.ValidateKey(key); err != nil || strings.HasPrefix(key, "../") {
-			return Source{}, fmt.Errorf("%q does not resolve to a valid blob key", ref)
+			return Source{}, fmt.Errorf("%s does not resolve to a valid blob key", quoteValue(ref))
 		}
 		return blobSource(key)
 	}
@@ -124,7 +124,7 @@ func (b Base) resolve(ref string) (Source, error) {
 // blobSource admits a blob key only under CatalogBlobPrefixes.
 func blobSource(key string) (Source, error) {
 	if !catalogBlobKey(key) {
-		return Source{}, fmt.Errorf("blob key %q is outside the catalog's prefixes (%s)", key, strings.Join(CatalogBlobPrefixes, ", "))
+		return Source{}, fmt.Errorf("blob key %s is outside the catalog's prefixes (%s)", quoteValue(key), strings.Join(CatalogBlobPrefixes, ", "))
 	}
 	return Source{Key: key}, nil
 }
@@ -232,7 +232,7 @@ func (p *parser) record(line int, b []byte) {
 		p.fail(Problem{Line: line, Field: "kind", Message: `missing; want "track" or "soundfx"`})
 		return
 	default:
-		p.fail(Problem{Line: line, Field: "kind", Message: fmt.Sprintf(`%q: want "track" or "soundfx"`, head.Kind)})
+		p.fail(Problem{Line: line, Field: "kind", Message: fmt.Sprintf(`%s: want "track" or "soundfx"`, quoteValue(head.Kind))})
 		return
 	}
 	if len(c.errs) > 0 {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/ids"
@@ -134,7 +136,7 @@ func (p *parser) id(c *checker, field, given, derived, from string) string {
 	if given != "" {
 		canon, ok := ids.CanonicalUUID(given)
 		if !ok {
-			c.bad(field, "%q is not a UUID", given)
+			c.bad(field, "%s is not a UUID", quoteValue(given))
 			return ""
 		}
 		id = canon
@@ -198,40 +200,40 @@ func (p *parser) track(c *checker, r *Track) *Asset {
 		if k, ok := NormalizeKey(r.Key); ok {
 			t.Key = &k
 		} else {
-			c.bad("key", `%q: want a key such as "A minor" or "F# major"`, r.Key)
+			c.bad("key", `%s: want a key such as "A minor" or "F# major"`, quoteValue(r.Key))
 		}
 	}
 	if t.Vocals == "" {
 		t.Vocals = catalog.VocalsUnknown
 	} else if !vocalsSet[t.Vocals] {
-		c.bad("vocals", "%q: want one of %s", t.Vocals, strings.Join(catalog.VocalsValues, ", "))
+		c.bad("vocals", "%s: want one of %s", quoteValue(t.Vocals), strings.Join(catalog.VocalsValues, ", "))
 	}
 	if t.AccessTier == "" {
 		t.AccessTier = catalog.TierFree
 	} else if !t.AccessTier.Valid() {
-		c.bad("access_tier", "%q: want free, subscriber or enterprise", r.AccessTier)
+		c.bad("access_tier", "%s: want free, subscriber or enterprise", quoteValue(r.AccessTier))
 	}
 	if t.ReleaseDate != "" {
 		if _, err := time.Parse(time.DateOnly, t.ReleaseDate); err != nil {
-			c.bad("release_date", "%q: want YYYY-MM-DD", t.ReleaseDate)
+			c.bad("release_date", "%s: want YYYY-MM-DD", quoteValue(t.ReleaseDate))
 		}
 	}
 	if t.ISRC != "" {
 		t.ISRC = strings.ToUpper(strings.ReplaceAll(t.ISRC, "-", ""))
 		if !isrcRE.MatchString(t.ISRC) {
-			c.bad("isrc", "%q: want CC-XXX-YY-NNNNN", r.ISRC)
+			c.bad("isrc", "%s: want CC-XXX-YY-NNNNN", quoteValue(r.ISRC))
 		}
 	}
 	switch {
 	case r.ShortID == "":
 		t.ShortID = ShortID(t.ID)
 	case !shortIDRE.MatchString(r.ShortID):
-		c.bad("short_id", "%q: want up to 32 letters, digits, '-' or '_'", r.ShortID)
+		c.bad("short_id", "%s: want up to 32 letters, digits, '-' or '_'", quoteValue(r.ShortID))
 	default:
 		t.ShortID = r.ShortID
 	}
 	if other, dup := p.shortIDs[t.ShortID]; dup && t.ShortID != "" {
-		c.bad("short_id", "%q is already used on line %d", t.ShortID, other)
+		c.bad("short_id", "%s is already used on line %d", quoteValue(t.ShortID), other)
 	}
 	if r.Album != nil {
 		a := *r.Album
@@ -244,7 +246,7 @@ func (p *parser) track(c *checker, r *Track) *Asset {
 		} else if canon, ok := ids.CanonicalUUID(a.ID); ok {
 			a.ID = canon
 		} else {
-			c.bad("album.id", "%q is not a UUID", a.ID)
+			c.bad("album.id", "%s is not a UUID", quoteValue(a.ID))
 		}
 		if a.Slug == "" {
 			a.Slug = Slug(a.Name)
@@ -276,7 +278,7 @@ func (p *parser) track(c *checker, r *Track) *Asset {
 		if sname == "" {
 			c.bad(field+".name", "required")
 		} else if stemNames[strings.ToLower(sname)] {
-			c.bad(field+".name", "%q appears twice", sname)
+			c.bad(field+".name", "%s appears twice", quoteValue(sname))
 		}
 		stemNames[strings.ToLower(sname)] = true
 		st := catalog.Stem{Name: sname}
@@ -342,4 +344,21 @@ func cleanTags(tags []string) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+// quotedValueMax bounds how much of a refused value a problem quotes, so a
+// hostile manifest cannot make its own report huge.
+const quotedValueMax = 64
+
+// quoteValue quotes v for a problem message, cut to quotedValueMax
+// characters with its full length named when longer.
+func quoteValue(v string) string {
+	n := 0
+	for i := range v {
+		if n == quotedValueMax {
+			return fmt.Sprintf("%q… (%d characters)", v[:i], utf8.RuneCountInString(v))
+		}
+		n++
+	}
+	return strconv.Quote(v)
 }

@@ -1,0 +1,154 @@
+package app
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	yaml "github.com/oasdiff/yaml3"
+
+	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/lambdarun"
+)
+
+// templateRoutes lists the HTTP API route keys of each function
+// ("GET /api/v4/stream/{id}"), as template.yaml declares them.
+func templateRoutes(t *testing.T, tpl *cfnTemplate) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for id := range tpl.resources {
+		for _, ev := range mapping(tpl.props(id), "Events") {
+			if get(ev, "Type").Value != "HttpApi" {
+				continue
+			}
+			p := get(ev, "Properties")
+			out[id] = append(out[id], get(p, "Method").Value+" "+get(p, "Path").Value)
+		}
+	}
+	return out
+}
+
+// groupOf is the endpoint group each HTTP function serves (its main's
+// RunHTTPLambda argument).
+var groupOf = map[string]httpapi.Group{
+	"api-allowlist": httpapi.GroupAllowlist, "api-tracks": httpapi.GroupTracks, "api-search": httpapi.GroupSearch,
+	"api-recognition": httpapi.GroupRecognition, "api-soundtrack": httpapi.GroupSoundtrack,
+	"api-licenses": httpapi.GroupLicenses, "api-playlists": httpapi.GroupPlaylists,
+}
+
+// contractPaths are the paths of infra/openapi.yaml.
+func contractPaths(t *testing.T) map[string]bool {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "infra", "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for p := range mapping(doc.Content[0], "paths") {
+		out[p] = true
+	}
+	return out
+}
+
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// TestRouteKeysReachTheRouter feeds every route of template.yaml to its
+// function's handler as API Gateway delivers it. HTTP API route keys carry
+// no trailing slash, and API Gateway sends both /x and /x/ to the route /x
+// with rawPath as the client wrote it. The function then answers as the
+// devserver does: the spec's /x/ reaches the endpoint, /x gets the
+// devserver's own 404 (which names /x/ where the mux can tell). A contract path without the
+// slash (the public license page) reaches its endpoint as written.
+func TestRouteKeysReachTheRouter(t *testing.T) {
+	tpl := loadTemplate(t)
+	routes := templateRoutes(t, tpl)
+	ids := functionIDs(t)
+	contract := contractPaths(t)
+	d, creds := newTestDeps(t)
+	local := d.LocalHandler()
+	for fn, group := range groupOf {
+		handler := lambdarun.NewHTTPHandler(d.API().Handler(group))
+		keys := routes[ids[fn]]
+		if len(keys) == 0 {
+			t.Errorf("%s has no routes in template.yaml", fn)
+		}
+		for _, key := range keys {
+			method, path, _ := strings.Cut(key, " ")
+			concrete := pathParam.ReplaceAllString(path, "x1")
+			forms := []string{concrete + "/", concrete}
+			if !contract[path+"/"] {
+				forms = []string{concrete} // the contract's path has no slash
+			}
+			for _, raw := range forms {
+				ev := events.APIGatewayV2HTTPRequest{
+					Version: "2.0", RouteKey: key, RawPath: raw,
+					Headers: map[string]string{"authorization": "Bearer " + creds.Partner.Key, "content-type": "application/json"},
+					RequestContext: events.APIGatewayV2HTTPRequestContext{
+						Stage: "$default", RouteKey: key, DomainName: "abc123.execute-api.eu-west-1.amazonaws.com",
+						HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: raw, Protocol: "HTTP/1.1", SourceIP: "203.0.113.7"},
+					},
+					Body: "{}",
+				}
+				resp, err := handler(eventContext(), ev)
+				if err != nil {
+					t.Fatalf("%s %s: %v", method, raw, err)
+				}
+				var body struct{ Detail string }
+				json.Unmarshal([]byte(resp.Body), &body)
+				switch {
+				case strings.HasSuffix(raw, "/") || len(forms) == 1:
+					if resp.StatusCode == 405 || body.Detail == "Not found." || strings.HasPrefix(body.Detail, "Not found. Did you mean") {
+						t.Errorf("%s %s (route %s) did not reach its endpoint: %d %s", method, raw, key, resp.StatusCode, resp.Body)
+					}
+				default:
+					// Exactly what the devserver answers for the same request.
+					req := httptest.NewRequest(method, raw, strings.NewReader("{}"))
+					req.Header.Set("Authorization", "Bearer "+creds.Partner.Key)
+					req.Header.Set("Content-Type", "application/json")
+					rec := httptest.NewRecorder()
+					local.ServeHTTP(rec, req)
+					if resp.StatusCode != 404 || resp.StatusCode != rec.Code || strings.TrimSpace(resp.Body) != strings.TrimSpace(rec.Body.String()) {
+						t.Errorf("%s %s: Lambda %d %s; devserver %d %s", method, raw, resp.StatusCode, resp.Body, rec.Code, rec.Body.String())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSampleEventRouteKeys: the sample events carry route keys that exist
+// in template.yaml for their function, as API Gateway would send them.
+func TestSampleEventRouteKeys(t *testing.T) {
+	tpl := loadTemplate(t)
+	routes := templateRoutes(t, tpl)
+	ids := functionIDs(t)
+	for fn := range groupOf {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "events", fn, "*.json"))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ev events.APIGatewayV2HTTPRequest
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			found := false
+			for _, k := range routes[ids[fn]] {
+				found = found || k == ev.RouteKey
+			}
+			if !found || ev.RequestContext.RouteKey != ev.RouteKey {
+				t.Errorf("%s: routeKey %q is not a route of %s in template.yaml", f, ev.RouteKey, ids[fn])
+			}
+		}
+	}
+}
