@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+
 	"musiccatalog/pkg/app/core"
 	"musiccatalog/pkg/app/recognitionapp"
 	"musiccatalog/pkg/app/searchapp"
@@ -125,6 +127,9 @@ func blobSecret(cfg Config) ([]byte, error) {
 func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger) (*Deps, error) {
 	c, err := core.OpenAWS(ctx, cfg, log, s3blob.Open)
 	if err != nil {
+		return nil, err
+	}
+	if err := resolveSecrets(ctx, &c.Config, ssm.NewFromConfig(c.AWS)); err != nil {
 		return nil, err
 	}
 	st, bs := instrumentPorts(c.Store, c.Blob)

@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"musiccatalog/pkg/allowlist"
 	"musiccatalog/pkg/blob"
@@ -79,9 +78,6 @@ func OpenAWS(ctx context.Context, cfg Config, log *slog.Logger, openBlob BlobOpe
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
-	}
-	if err := ResolveSecrets(ctx, &cfg, ssm.NewFromConfig(awsCfg)); err != nil {
-		return nil, err
 	}
 	st := dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Tables)
 	var bs blob.Store

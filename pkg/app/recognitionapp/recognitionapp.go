@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"musiccatalog/pkg/app/core"
 	"musiccatalog/pkg/audio/decode"
@@ -71,8 +72,12 @@ func StepFunctions(c *core.Core) workflow.Starter {
 	})
 }
 
-// OpenAWS is the recognition service of a recognition function on AWS.
+// OpenAWS is the recognition service of a recognition function on AWS,
+// with the ACRCloud secret read from SSM (ResolveSecrets).
 func OpenAWS(c *core.Core) (*recognition.Service, error) {
+	if err := ResolveSecrets(context.Background(), &c.Config, ssm.NewFromConfig(c.AWS)); err != nil {
+		return nil, err
+	}
 	return New(c, &fpindex.Index{Blob: c.Blob}, StepFunctions(c))
 }
 

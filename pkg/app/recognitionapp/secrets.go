@@ -1,4 +1,4 @@
-package core
+package recognitionapp
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
+
+	"musiccatalog/pkg/app/core"
 )
 
 // parameterReader reads one SSM parameter, decrypting a SecureString.
@@ -25,9 +27,10 @@ type acrCloudCredentials struct {
 
 // ResolveSecrets fills the ACRCloud credentials from SSM Parameter Store
 // when ACRCLOUD_CREDENTIALS_PARAMETER names a parameter: read once at
-// init, so the secret never sits in the function's environment (where the
+// init (OpenAWS; only the recognition functions use it, and only they
+// link the SSM client), so the secret never sits in the function's environment (where the
 // console and GetFunctionConfiguration show it).
-func ResolveSecrets(ctx context.Context, cfg *Config, params parameterReader) error {
+func ResolveSecrets(ctx context.Context, cfg *core.Config, params parameterReader) error {
 	if cfg.ACRCloudCredentialsParameter == "" {
 		return nil
 	}
