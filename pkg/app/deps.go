@@ -25,6 +25,7 @@ import (
 	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
@@ -61,6 +62,8 @@ type Deps struct {
 	Soundtrack *soundtrack.Service
 	// Licensing issues and reads licenses.
 	Licensing *licensing.Service
+	// Downloads hands out audio downloads and counts them (nil without a blob store).
+	Downloads *downloads.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -170,6 +173,7 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
 	d.newSoundtrack(videoFetcher(cfg))
 	d.newLicensing()
+	d.newDownloads()
 	return d
 }
 
@@ -195,6 +199,7 @@ func (d *Deps) API() *httpapi.API {
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
 	d.licensesAPI(a)
+	d.downloadsAPI(a)
 	return a
 }
 

@@ -25,10 +25,11 @@ const (
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
 	GroupLicenses    Group = "licenses"
+	GroupDownloads   Group = "downloads"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses, GroupDownloads}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -57,6 +58,8 @@ type API struct {
 	// public pages live ("" = this server as the request addressed it).
 	Licenses        LicenseService
 	LicensePageBase string
+	// Downloads answers audio download requests.
+	Downloads DownloadService
 
 	limiter *limiter
 }
@@ -75,6 +78,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupRecognition: (*API).mountRecognition,
 	GroupSoundtrack:  (*API).mountSoundtrack,
 	GroupLicenses:    (*API).mountLicenses,
+	GroupDownloads:   (*API).mountDownloads,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
