@@ -149,8 +149,8 @@ func validateTTL(ttl time.Duration) error {
 // AttachmentDisposition is the Content-Disposition that makes a download
 // save as filename. A name that is not plain ASCII gets an ASCII fallback
 // (accents dropped, other characters replaced) in filename= and the exact
-// name in filename*=UTF-8''… (RFC 6266 with RFC 5987's encoding), which
-// every current browser prefers.
+// name, percent-encoded as UTF-8, in filename* (RFC 6266 with RFC 5987's
+// encoding), which every current browser prefers.
 func AttachmentDisposition(filename string) (string, error) {
 	if err := validateChars(filename); err != nil || strings.Contains(filename, "/") {
 		return "", fmt.Errorf("%w: filename %q: want a base name without control characters", ErrInvalid, filename)
