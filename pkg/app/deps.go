@@ -27,9 +27,11 @@ import (
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/licensing"
+	"musiccatalog/pkg/playlists"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -64,6 +66,8 @@ type Deps struct {
 	Licensing *licensing.Service
 	// Downloads hands out audio downloads and counts them (nil without a blob store).
 	Downloads *downloads.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -170,7 +174,8 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
 		d.Fingerprints = &catalog.FingerprintIndex{Blob: bs}
 	}
-	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
+	d.newPlaylists()
+	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log), d.searchPlaylists())
 	d.newSoundtrack(videoFetcher(cfg))
 	d.newLicensing()
 	d.newDownloads()
@@ -184,6 +189,7 @@ func (d *Deps) API() *httpapi.API {
 		Limits: httpapi.RateLimits{AnonymousPerMinute: d.Config.RateAnonymous, AuthenticatedPerMinute: d.Config.RateAuth},
 		Clock:  d.Clock, Log: d.Log,
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
+		Idempotency: idempotency.New(d.Store, d.Clock),
 	}
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition
@@ -200,6 +206,7 @@ func (d *Deps) API() *httpapi.API {
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
 	d.licensesAPI(a)
 	d.downloadsAPI(a)
+	d.playlistsAPI(a)
 	return a
 }
 

@@ -10,6 +10,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/recognition"
 )
@@ -25,11 +26,13 @@ const (
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
 	GroupLicenses    Group = "licenses"
+	GroupPlaylists   Group = "playlists"
 	GroupDownloads   Group = "downloads"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack, GroupLicenses, GroupDownloads}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack,
+	GroupLicenses, GroupPlaylists, GroupDownloads}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -60,6 +63,11 @@ type API struct {
 	LicensePageBase string
 	// Downloads answers audio download requests.
 	Downloads DownloadService
+	// Idempotency keeps the responses of requests sent with an
+	// Idempotency-Key (routes wrapped in Idempotent).
+	Idempotency *idempotency.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists PlaylistsService
 
 	limiter *limiter
 }
@@ -79,6 +87,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupSoundtrack:  (*API).mountSoundtrack,
 	GroupLicenses:    (*API).mountLicenses,
 	GroupDownloads:   (*API).mountDownloads,
+	GroupPlaylists:   (*API).mountPlaylists,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts
