@@ -295,7 +295,7 @@ func TestDownloadCountsConcurrent(t *testing.T) {
 	b, keyB := f.client(t, identity.PlanSubscriber, false, true)
 	const n = 24
 	var wg sync.WaitGroup
-	statuses := make(chan int, 4*n)
+	statuses := make(chan int, 4*n+3)
 	for i := range n {
 		wg.Add(4)
 		go func() {
@@ -313,6 +313,22 @@ func TestDownloadCountsConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			statuses <- f.post(f.tracks[2].ID, keyB, map[string]any{"type": "track"}).Status // 403: not counted
+		}()
+	}
+	// HEAD answers like GET and downloads nothing, so it is not counted.
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("HEAD", f.c.Server.URL+"/api/v4/download/audio/"+f.tracks[0].ID+"/?type=track", nil)
+			req.Header.Set("Authorization", "Bearer "+keyA)
+			resp, err := f.c.HTTP.Do(req) // not redirected
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			resp.Body.Close()
+			statuses <- resp.StatusCode
 		}()
 	}
 	wg.Wait()

@@ -32,6 +32,9 @@ type Request struct {
 	FormatField        string
 	IncludeStems       bool
 	ConfirmPersonalUse bool
+	// Probe answers the request without counting it: a HEAD, which
+	// downloads nothing (link checkers, browsers probing a link).
+	Probe bool
 }
 
 // normalized validates r and returns it with its formats defaulted,

@@ -133,6 +133,9 @@ func (s *Service) Audio(ctx context.Context, p *identity.Principal, id string, r
 	}
 	// Counted before the URL is handed out: a download the partner is
 	// billed for never goes unreported (a failed count is a 500 and no URL).
+	if req.Probe {
+		return Link{URL: u, Filename: name, ContentType: attrs.ContentType, Format: format}, nil
+	}
 	if err := s.count(ctx, p.Client.ID, as, format, req.ConfirmPersonalUse); err != nil {
 		return Link{}, errs.Wrap(op, err)
 	}

@@ -74,7 +74,9 @@ func (a *API) downloadAudioGet(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	req := downloads.Request{Type: q.Get("type"), FormatField: "fmt"}
+	// The GET route also answers HEAD, which downloads nothing: same
+	// answer, not counted.
+	req := downloads.Request{Type: q.Get("type"), FormatField: "fmt", Probe: r.Method == http.MethodHead}
 	if fs, ok := q["fmt"]; ok {
 		req.Formats, req.FormatsSent = fs, true
 	}
