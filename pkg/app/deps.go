@@ -191,6 +191,7 @@ func (d *Deps) API() *httpapi.API {
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
 		Idempotency: idempotency.New(d.Store, d.Clock),
 	}
+	a.Limits.AnalysesPerMinute = d.Config.RateAnalyses
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition
 	}
@@ -207,6 +208,9 @@ func (d *Deps) API() *httpapi.API {
 	d.licensesAPI(a)
 	d.downloadsAPI(a)
 	d.playlistsAPI(a)
+	if d.BlobHandler != nil { // local: the configured base; on AWS, API Gateway's domain
+		a.PublicBaseURL = d.Config.PublicBaseURL
+	}
 	return a
 }
 

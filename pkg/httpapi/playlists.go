@@ -49,7 +49,7 @@ const playlistsPath = "/api/v4/me/playlists/"
 
 func (a *API) mountPlaylists(rt *Router) {
 	rt.Handle("GET "+playlistsPath, NoBody, a.playlistList)
-	rt.Handle("POST "+playlistsPath, MaxJSONBody, a.playlistCreate)
+	rt.Handle("POST "+playlistsPath, MaxJSONBody, a.Idempotent(a.playlistCreate))
 	rt.Handle("GET "+playlistsPath+"{slug}/", NoBody, a.playlistRetrieve)
 	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
 	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
@@ -191,7 +191,7 @@ func (a *API) playlistList(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Results = append(out.Results, slim)
 	}
-	out.Next, out.Previous = PageLinks(r, pg, pg.Offset+pg.Limit < total)
+	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < total)
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil
@@ -655,7 +655,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range tracks[min(pg.Offset, len(tracks)):min(len(tracks), pg.Offset+pg.Limit)] {
 		out.Results = append(out.Results, a.searchTrack(search.Hit{Track: t}))
 	}
-	out.Next, out.Previous = PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
+	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil
