@@ -25,6 +25,7 @@ const usage = `usage: admin [--aws [--stack NAME]] COMMAND ...
   clients activate --client ID
   users create --client ID --username U --name N
   tokens create (--user ID | --client ID) [--expires 720h]
+  report downloads --client ID --month YYYY-MM   download counts per asset as CSV
   ingest MANIFEST [--replace] [--workers N]   ingest a catalog manifest (JSON Lines)
   demo [--tracks N] [--seed S] [--if-empty]   generate and ingest the demo catalog
   outside-serve --manifest M --addr HOST:PORT --access-key K --access-secret S
@@ -139,6 +140,8 @@ func (c *cmd) dispatch(ctx context.Context, name string, args []string) error {
 		return c.usersCreate(ctx, args)
 	case "tokens create":
 		return c.tokensCreate(ctx, args)
+	case "report downloads":
+		return c.reportDownloads(ctx, args)
 	case "ingest":
 		return c.ingest(ctx, args)
 	case "demo":

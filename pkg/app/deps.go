@@ -26,6 +26,7 @@ import (
 	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
@@ -64,6 +65,8 @@ type Deps struct {
 	Soundtrack *soundtrack.Service
 	// Licensing issues and reads licenses.
 	Licensing *licensing.Service
+	// Downloads hands out audio downloads and counts them (nil without a blob store).
+	Downloads *downloads.Service
 	// Playlists keeps end users' playlists (§4.7).
 	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
@@ -180,6 +183,7 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log), d.searchPlaylists())
 	d.newSoundtrack(videoFetcher(cfg))
 	d.newLicensing()
+	d.newDownloads()
 	return d
 }
 
@@ -207,6 +211,7 @@ func (d *Deps) API() *httpapi.API {
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
 	d.licensesAPI(a)
+	d.downloadsAPI(a)
 	d.playlistsAPI(a)
 	if d.BlobHandler != nil { // local: the configured base; on AWS, API Gateway's domain
 		a.PublicBaseURL = d.Config.PublicBaseURL
