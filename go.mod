@@ -17,6 +17,8 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
+require github.com/aws/aws-sdk-go-v2/service/sqs v1.52.8 // indirect
+
 require (
 	github.com/RoaringBitmap/roaring/v2 v2.14.5 // indirect
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
