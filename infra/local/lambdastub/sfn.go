@@ -41,8 +41,8 @@ type StepFunctions struct {
 	NodeModules string // where aws-local-stepfunctions and asl-validator are installed
 	Runner      string // infra/local/sfn-run.cjs
 	Env         []string
-	Dir      string // where the substituted definitions are written
-	Log      func(format string, args ...any)
+	Dir         string // where the substituted definitions are written
+	Log         func(format string, args ...any)
 
 	mu         sync.Mutex
 	machines   map[string]*StateMachine // by ARN

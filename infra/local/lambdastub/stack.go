@@ -151,12 +151,12 @@ func (s *Stack) Start(ctx context.Context) error {
 	env := map[string]string{
 		"AWS_REGION": s.names.Region, "AWS_DEFAULT_REGION": s.names.Region,
 		"AWS_ACCESS_KEY_ID": s.cfg.AccessKey, "AWS_SECRET_ACCESS_KEY": s.cfg.SecretKey,
-		"AWS_EC2_METADATA_DISABLED":  "true",
-		"AWS_ENDPOINT_URL_DYNAMODB":  s.cfg.DynamoDBEndpoint,
-		"AWS_ENDPOINT_URL_S3":        s.cfg.S3Endpoint,
-		"AWS_ENDPOINT_URL_SQS":       s.cfg.SQSEndpoint,
-		"AWS_ENDPOINT_URL_SFN":       s.URL,
-		"AWS_ENDPOINT_URL_LAMBDA":    s.URL,
+		"AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_ENDPOINT_URL_DYNAMODB": s.cfg.DynamoDBEndpoint,
+		"AWS_ENDPOINT_URL_S3":       s.cfg.S3Endpoint,
+		"AWS_ENDPOINT_URL_SQS":      s.cfg.SQSEndpoint,
+		"AWS_ENDPOINT_URL_SFN":      s.URL,
+		"AWS_ENDPOINT_URL_LAMBDA":   s.URL,
 	}
 	logDir := filepath.Join(s.cfg.WorkDir, "logs")
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
