@@ -300,3 +300,22 @@ func (s *Stack) Close() {
 		s.Runtime.Close()
 	}
 }
+
+// S3 is the client of the S3 stand-in (the tests' own PUTs and reads).
+func (s *Stack) S3() *s3.Client { return s.s3 }
+
+// SQS is the client of the SQS stand-in.
+func (s *Stack) SQS() *sqs.Client { return s.sqs }
+
+// DynamoDB is the client of DynamoDB Local.
+func (s *Stack) DynamoDB() *dynamodb.Client { return s.ddb }
+
+// Table finds a table by logical id.
+func (s *Stack) Table(logicalID string) *Table {
+	for _, t := range s.Tables {
+		if t.LogicalID == logicalID {
+			return t
+		}
+	}
+	return nil
+}
