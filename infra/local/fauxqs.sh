@@ -29,8 +29,18 @@ ours() {
 		tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'fauxqs/dist/cli.js'
 }
 
+# free_port picks a port nothing listens on; start retries when fauxqs
+# loses a race for it.
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	local port
+	for _ in $(seq 100); do
+		port=$((20000 + RANDOM % 40000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			echo "$port"
+			return
+		fi
+	done
+	die "no free port found"
 }
 
 start() {
