@@ -318,7 +318,7 @@ func (t *Template) resolve(n *yaml.Node) (any, error) {
 	case "!Not", "!Equals", "!And", "!Or", "!Condition":
 		return t.evalCondition(n)
 	}
-	if strings.HasPrefix(n.Tag, "!") {
+	if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
 		return nil, fmt.Errorf("line %d: intrinsic %s not known to the stand-in", n.Line, n.Tag)
 	}
 	switch n.Kind {
