@@ -16,7 +16,7 @@ run:
 
 ## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
 test: tools
-	bash infra/local/with-stack.sh $(GO) test -count=1 ./...
+	bash infra/local/with-stack.sh $(GO) test -count=1 -timeout 30m ./...
 
 ## test-unit: the tests that need no stand-in (twins only).
 test-unit:
