@@ -152,11 +152,16 @@ func (s *Stack) Start(ctx context.Context) error {
 		"AWS_REGION": s.names.Region, "AWS_DEFAULT_REGION": s.names.Region,
 		"AWS_ACCESS_KEY_ID": s.cfg.AccessKey, "AWS_SECRET_ACCESS_KEY": s.cfg.SecretKey,
 		"AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_ENDPOINT_URL_DYNAMODB": s.cfg.DynamoDBEndpoint,
-		"AWS_ENDPOINT_URL_S3":       s.cfg.S3Endpoint,
-		"AWS_ENDPOINT_URL_SQS":      s.cfg.SQSEndpoint,
-		"AWS_ENDPOINT_URL_SFN":      s.URL,
-		"AWS_ENDPOINT_URL_LAMBDA":   s.URL,
+		// The stand-ins speak plain HTTP, where the SDK cannot send an
+		// unseekable body with a trailing checksum: checksums only where an
+		// API requires them, as s3blob.NewCompatibleClient does.
+		"AWS_REQUEST_CHECKSUM_CALCULATION": "when_required",
+		"AWS_RESPONSE_CHECKSUM_VALIDATION": "when_required",
+		"AWS_ENDPOINT_URL_DYNAMODB":        s.cfg.DynamoDBEndpoint,
+		"AWS_ENDPOINT_URL_S3":              s.cfg.S3Endpoint,
+		"AWS_ENDPOINT_URL_SQS":             s.cfg.SQSEndpoint,
+		"AWS_ENDPOINT_URL_SFN":             s.URL,
+		"AWS_ENDPOINT_URL_LAMBDA":          s.URL,
 	}
 	logDir := filepath.Join(s.cfg.WorkDir, "logs")
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
