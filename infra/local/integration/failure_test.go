@@ -62,7 +62,7 @@ func activeJobs(t testing.TB, s *stack) int {
 // in progress.
 func TestTaskCrashAndTimeoutFailTheJob(t *testing.T) {
 	s := newStack(t, nil, nil)
-	capped := s.admin("clients", "create", "--name", "Capped Partner", "--plan", "enterprise", "--recognition-daily-cap", "2")["key"]
+	capped := s.admin("clients", "create", "--name", "Capped Partner", "--plan", "enterprise", "--scopes", "compliance_check", "--recognition-daily-cap", "2")["key"]
 	s.key = capped
 	extract := s.Function("RecognitionExtractFunction")
 	var mode atomic.Value // "crash" or "freeze"

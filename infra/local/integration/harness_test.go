@@ -210,7 +210,7 @@ func newStack(t testing.TB, params map[string]string, adjust func(*lambdastub.St
 	s.bucket = st.Buckets[0]
 	api := st.Function("ApiRecognitionFunction")
 	s.env = st.Runtime.Environment(api, "")
-	s.key = s.admin("clients", "create", "--name", "Integration Partner", "--plan", "enterprise", "--can-download", "--sfx")["key"]
+	s.key = s.admin("clients", "create", "--name", "Integration Partner", "--plan", "enterprise", "--scopes", "compliance_check", "--can-download", "--sfx")["key"]
 	record(t, "%s: lambda stand-in up (tables, bucket, queues, %d functions, %d state machines validated) in %.1f s",
 		t.Name(), len(st.Functions), len(st.Machines), time.Since(t0).Seconds())
 	return s
