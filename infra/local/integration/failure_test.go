@@ -72,7 +72,7 @@ func TestTaskCrashAndTimeoutFailTheJob(t *testing.T) {
 			return
 		}
 		hits.Add(1)
-		time.Sleep(300 * time.Millisecond) // mid-run: the task has started working
+		// The event has reached the handler: the task is running.
 		switch mode.Load() {
 		case "crash":
 			inv.Process.Kill()
@@ -81,7 +81,7 @@ func TestTaskCrashAndTimeoutFailTheJob(t *testing.T) {
 		}
 	}
 	c := lambdaClient{s: s, t: t}
-	video := shortVideo(t, 20, 440)
+	video := shortVideo(t, 90, 440) // long enough that extracting it takes a while
 
 	for _, tc := range []struct {
 		mode, code string
