@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 # Lambda functions: directory under functions/ -> SAM logical id.
-FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction
+FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction api-licenses:ApiLicensesFunction api-playlists:ApiPlaylistsFunction
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
@@ -17,6 +17,17 @@ run:
 ## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
 test: tools
 	bash infra/local/with-stack.sh $(GO) test -count=1 -timeout 30m ./...
+	$(MAKE) fuzz
+
+## fuzz: each fuzz test for FUZZTIME (issue 14: query parser, JSON decoder, multipart
+## reader, manifest parser); seeds in each package's testdata/fuzz/, which `go test` also runs.
+.PHONY: fuzz
+FUZZTIME ?= 6s
+FUZZ_TARGETS := ./pkg/search/:FuzzUnderstand ./pkg/search/:FuzzByText ./pkg/httpapi/:FuzzDecodeJSON \
+	./pkg/httpapi/:FuzzRecognitionMultipart ./pkg/catalog/manifest/:FuzzManifestParse ./pkg/catalog/manifest/:FuzzManifestRoundTrip
+fuzz:
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $${t#*:} ($(FUZZTIME))"; $(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) $${t%%:*} || rc=1; done; exit $$rc
 
 ## test-unit: the tests that need no stand-in (twins only).
 test-unit:
@@ -26,6 +37,7 @@ test-unit:
 bench:
 	$(GO) test -run '^$$' -bench DevserverAuthenticatedGET -benchtime 20000x ./pkg/app/
 	$(GO) test -run '^$$' -bench SearchByText10k -benchtime 20000x ./pkg/app/
+	$(GO) test -run '^$$' -bench LicenseGenerate -benchtime 5000x ./pkg/app/
 	$(GO) test -run '^$$' -bench 'RelevanceNDCG|SimilarPrecisionDemo' -benchtime 1x -timeout 30m ./pkg/search/
 	$(GO) test -run '^$$' -bench 'ByID100k|ByText10k' -benchtime 1000x ./pkg/search/
 	$(GO) test -run '^$$' -bench RecognitionEndToEnd -benchtime 1x -timeout 30m ./pkg/app/

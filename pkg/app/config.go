@@ -27,6 +27,7 @@ type Config struct {
 	TokenCacheTTL       time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
 	RecognitionDailyCap int                    // RECOGNITION_DAILY_CAP: default daily submits per client without its own cap
 	BlobSecret          string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
+	LicensePageBase     string                 // LICENSE_PAGE_BASE: base URL of public license pages, {base}/v/{id} (default: the request's own host)
 
 	// Soundtrack videos and link fetching.
 	YTDLPPath                 string // YTDLP_PATH: yt-dlp binary that fetches links (default "yt-dlp"; absent = links cannot be fetched)
@@ -47,6 +48,7 @@ func FromEnv() (Config, error) {
 	c.PublicBaseURL = strings.TrimRight(env("PUBLIC_BASE_URL", "http://"+c.Addr), "/")
 	c.SiteURL = strings.TrimRight(env("SITE_URL", c.PublicBaseURL), "/")
 	c.YTDLPPath = env("YTDLP_PATH", "yt-dlp")
+	c.LicensePageBase = strings.TrimRight(os.Getenv("LICENSE_PAGE_BASE"), "/")
 	for _, t := range store.AllTables {
 		c.Tables[t] = env("TABLE_"+strings.ToUpper(string(t)), string(t))
 	}

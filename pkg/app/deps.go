@@ -26,8 +26,11 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/licensing"
+	"musiccatalog/pkg/playlists"
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
@@ -58,6 +61,10 @@ type Deps struct {
 	Search *search.Service
 	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
 	Soundtrack *soundtrack.Service
+	// Licensing issues and reads licenses.
+	Licensing *licensing.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
 	Workflows *localworkflow.Runner
 
@@ -164,8 +171,10 @@ func newDeps(cfg Config, log *slog.Logger, st store.Store, bs blob.Store) *Deps 
 		d.Catalog = catalog.NewLoader(bs, catalog.WithLoaderLogger(log))
 		d.Fingerprints = &catalog.FingerprintIndex{Blob: bs}
 	}
-	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log))
+	d.newPlaylists()
+	d.Search = search.NewService(currentCatalog{d}, search.WithLogger(log), d.searchPlaylists())
 	d.newSoundtrack(videoFetcher(cfg))
+	d.newLicensing()
 	return d
 }
 
@@ -176,6 +185,7 @@ func (d *Deps) API() *httpapi.API {
 		Limits: httpapi.RateLimits{AnonymousPerMinute: d.Config.RateAnonymous, AuthenticatedPerMinute: d.Config.RateAuth},
 		Clock:  d.Clock, Log: d.Log,
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
+		Idempotency: idempotency.New(d.Store, d.Clock),
 	}
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition
@@ -190,6 +200,8 @@ func (d *Deps) API() *httpapi.API {
 		a.Soundtrack = d.Soundtrack
 	}
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
+	d.licensesAPI(a)
+	d.playlistsAPI(a)
 	return a
 }
 

@@ -10,6 +10,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/recognition"
 )
@@ -24,10 +25,13 @@ const (
 	GroupSearch      Group = "search"
 	GroupRecognition Group = "recognition"
 	GroupSoundtrack  Group = "soundtrack"
+	GroupLicenses    Group = "licenses"
+	GroupPlaylists   Group = "playlists"
 )
 
 // AllGroups lists every group, in mounting order.
-var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack}
+var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack,
+	GroupLicenses, GroupPlaylists}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -52,6 +56,15 @@ type API struct {
 	SoundtrackDirectUploadMax int64
 	// SiteURL is the public website that short links point to.
 	SiteURL string
+	// Licenses issues and reads licenses; LicensePageBase is where their
+	// public pages live ("" = this server as the request addressed it).
+	Licenses        LicenseService
+	LicensePageBase string
+	// Idempotency keeps the responses of requests sent with an
+	// Idempotency-Key (routes wrapped in Idempotent).
+	Idempotency *idempotency.Service
+	// Playlists keeps end users' playlists (§4.7).
+	Playlists PlaylistsService
 
 	limiter *limiter
 }
@@ -69,6 +82,8 @@ var mounts = map[Group]func(*API, *Router){
 	GroupSearch:      (*API).mountSearch,
 	GroupRecognition: (*API).mountRecognition,
 	GroupSoundtrack:  (*API).mountSoundtrack,
+	GroupLicenses:    (*API).mountLicenses,
+	GroupPlaylists:   (*API).mountPlaylists,
 }
 
 // Handler returns the handler tree for the given groups; extra mounts

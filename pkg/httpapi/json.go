@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"strings"
+	"unicode/utf8"
 
 	"musiccatalog/pkg/errs"
 )
@@ -34,7 +36,7 @@ func DecodeJSON(r *http.Request, v any) error {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !isJSONSuffix(mt)) {
 			return &errs.Error{Op: op, Kind: errs.Invalid, Status: http.StatusUnsupportedMediaType,
-				Detail: "Unsupported media type \"" + ct + "\" in request; send application/json."}
+				Detail: "Unsupported media type \"" + echoed(ct) + "\" in request; send application/json."}
 		}
 	}
 	body, err := io.ReadAll(r.Body)
@@ -57,6 +59,24 @@ func DecodeJSON(r *http.Request, v any) error {
 		return errs.E(op, errs.Invalid, "JSON parse error - "+err.Error())
 	}
 	return nil
+}
+
+// maxEchoed bounds what of a client's header an error message repeats:
+// enough to recognize it, not a way to make the answer as large as the request.
+const maxEchoed = 100
+
+// echoed is s as an error message may quote it: valid UTF-8, at most
+// maxEchoed bytes (cut at a character boundary, marked with "…").
+func echoed(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= maxEchoed {
+		return s
+	}
+	cut := maxEchoed
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 func isJSONSuffix(mt string) bool { return len(mt) > 5 && mt[len(mt)-5:] == "+json" }

@@ -38,7 +38,7 @@ const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
 func (a *API) mountRecognition(rt *Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.recognitionSubmit)
+	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.Idempotent(a.recognitionSubmit))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", NoBody, a.recognitionPoll)
 }
 

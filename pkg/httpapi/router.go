@@ -26,22 +26,37 @@ const (
 // cross-cutting behaviour every endpoint shares.
 type Router struct {
 	mux *http.ServeMux
-	log *slog.Logger
+	// secondary holds patterns that overlap a route of another group
+	// without being more specific (see HandleSecondary).
+	secondary *http.ServeMux
+	log       *slog.Logger
 }
 
 // NewRouter returns an empty router logging to log.
 func NewRouter(log *slog.Logger) *Router {
-	return &Router{mux: http.NewServeMux(), log: log}
+	return &Router{mux: http.NewServeMux(), secondary: http.NewServeMux(), log: log}
 }
 
 // Handle registers h for pattern ("METHOD /path/{param}/" in ServeMux
 // syntax; a trailing "/" is matched exactly, never as a subtree). maxBody
 // caps the request body: larger bodies get 413 {detail}.
 func (rt *Router) Handle(pattern string, maxBody int64, h HandlerFunc) {
+	rt.handleOn(rt.mux, pattern, maxBody, h)
+}
+
+// HandleSecondary registers a pattern that ServeMux would refuse next to
+// a route it overlaps without either being more specific
+// (/api/v4/{language}/tracks/ and /api/v4/stream/{id}/ both match
+// /api/v4/stream/tracks/): it serves only paths no Handle pattern matches.
+func (rt *Router) HandleSecondary(pattern string, maxBody int64, h HandlerFunc) {
+	rt.handleOn(rt.secondary, pattern, maxBody, h)
+}
+
+func (rt *Router) handleOn(mux *http.ServeMux, pattern string, maxBody int64, h HandlerFunc) {
 	if strings.HasSuffix(pattern, "/") {
 		pattern += "{$}"
 	}
-	rt.mux.Handle(pattern, registered{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle(pattern, registered{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxBody {
 			writeError(w, r, tooLarge(maxBody))
 			return
@@ -125,9 +140,14 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)),
 			slog.String("principal", principalID(r)))
 	}()
+	mux := rt.mux
 	if h, _ := rt.mux.Handler(r); !isRegistered(h) {
-		rt.unmatched(rec, r, h)
-		return
+		if sh, _ := rt.secondary.Handler(r); isRegistered(sh) {
+			mux = rt.secondary
+		} else {
+			rt.unmatched(rec, r, h)
+			return
+		}
 	}
 	if f, ok := r.URL.Query()["format"]; ok && (len(f) != 1 || f[0] != "json") {
 		// interface.md §4.4: `format` is reserved for content negotiation;
@@ -136,7 +156,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteJSON(rec, http.StatusNotFound, Detail{"Not found: the only format is json."})
 		return
 	}
-	rt.mux.ServeHTTP(rec, r) // through the mux, which sets the path values
+	mux.ServeHTTP(rec, r) // through the mux, which sets the path values
 }
 
 // unmatched turns ServeMux's plain-text 404/405 (and its redirects) into

@@ -85,6 +85,9 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 		}
 	}
 	opts := search.Options{Plan: planOf(p), BPMRange: search.DefaultBPMRange}
+	if p != nil && p.User != nil {
+		opts.UserID = p.User.ID
+	}
 	page, err := ParsePage(r, search.DefaultLimit, search.MaxLimit)
 	addErr(err)
 	opts.Limit, opts.Offset = page.Limit, page.Offset

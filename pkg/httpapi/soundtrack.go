@@ -45,7 +45,7 @@ var soundtrackUploads = uploadPolicy{prefix: soundtrack.UploadsPrefix, maxSize: 
 
 func (a *API) mountSoundtrack(rt *Router) {
 	rt.Handle("POST "+soundtrackPath+"upload-url/", MaxJSONBody, a.soundtrackUploadURL)
-	rt.Handle("POST "+soundtrackPath, soundtrackMaxBody, a.soundtrackCreate)
+	rt.Handle("POST "+soundtrackPath, soundtrackMaxBody, a.Idempotent(a.soundtrackCreate))
 	rt.Handle("GET "+soundtrackPath+"{id}/", NoBody, a.soundtrackRetrieve)
 }
 

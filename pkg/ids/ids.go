@@ -21,6 +21,9 @@ type Random struct{}
 
 func (Random) UUID() string { return NewUUID() }
 
+// Hex32 returns New32Hex(): license ids come from the same CSPRNG.
+func (Random) Hex32() string { return New32Hex() }
+
 // NewUUID returns a random (version 4) UUID in canonical form.
 func NewUUID() string {
 	var b [16]byte

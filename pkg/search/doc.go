@@ -23,5 +23,5 @@
 // so hidden tracks cannot leak through any path.
 //
 // The package never imports an adapter: the catalog comes through
-// catalog.Source and public playlists through the PlaylistFinder port.
+// catalog.Source and the caller's playlists through the PlaylistFinder port.
 package search

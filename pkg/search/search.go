@@ -39,7 +39,10 @@ const (
 type Options struct {
 	// Plan is the caller's plan ("" when anonymous): it decides which
 	// tracks are visible at all (catalog.Visible).
-	Plan    string
+	Plan string
+	// UserID is the signed-in end user ("" for anonymous callers and
+	// partner keys), whose playlists fill Result.PlaylistIDs.
+	UserID  string
 	Filters Filters
 	Limit   int // page size, 1..MaxLimit (0 = DefaultLimit)
 	Offset  int // index of the first result
@@ -87,16 +90,16 @@ type Result struct {
 	// the value it probably meant, written as the parameter takes it
 	// ("genre": "Rock", "mood__terms": "Happy__Calm"); nil when none.
 	DidYouMean map[string]string
-	// PlaylistIDs are public playlists with a high overlap with the
-	// results (by-text, by-prompt); empty when none or no PlaylistFinder.
+	// PlaylistIDs are the caller's playlists (owned or shared) that hold
+	// tracks of the page (by-text, by-prompt); empty when none, for an
+	// anonymous caller or a partner key, or without a PlaylistFinder.
 	PlaylistIDs []string
 }
 
-// PlaylistFinder finds public playlists that contain a high share of the
-// given tracks (best first). The playlists domain implements it; until it
-// exists the Service reports none.
+// PlaylistFinder finds the user's playlists that hold any of the given
+// tracks (best first); the playlists domain implements it.
 type PlaylistFinder interface {
-	PublicPlaylistsOverlapping(ctx context.Context, trackIDs []string) ([]string, error)
+	PlaylistsHolding(ctx context.Context, userID string, trackIDs []string) ([]string, error)
 }
 
 // Errors a search returns besides field errors (errs.Invalid).
@@ -208,7 +211,7 @@ func (s *Service) ByText(ctx context.Context, text string, opts Options) (Result
 	if err != nil {
 		return Result{}, err
 	}
-	s.addPlaylists(ctx, &res)
+	s.addPlaylists(ctx, opts.UserID, &res)
 	return res, nil
 }
 
@@ -248,16 +251,16 @@ func (s *Service) ByAudio(ctx context.Context, q AudioQuery, opts Options) (Resu
 
 // addPlaylists fills PlaylistIDs from the port; a failing port costs the
 // caller the playlists, not the search.
-func (s *Service) addPlaylists(ctx context.Context, res *Result) {
+func (s *Service) addPlaylists(ctx context.Context, userID string, res *Result) {
 	res.PlaylistIDs = []string{}
-	if s.playlists == nil || len(res.Hits) == 0 {
+	if s.playlists == nil || userID == "" || len(res.Hits) == 0 {
 		return
 	}
 	ids := make([]string, len(res.Hits))
 	for i, h := range res.Hits {
 		ids[i] = h.Track.ID
 	}
-	found, err := s.playlists.PublicPlaylistsOverlapping(ctx, ids)
+	found, err := s.playlists.PlaylistsHolding(ctx, userID, ids)
 	if err != nil {
 		s.log.Warn("playlist overlap lookup failed", "err", err)
 		return

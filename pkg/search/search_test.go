@@ -206,7 +206,10 @@ func (f *fakeSource) Current(context.Context) (*catalog.Catalog, error) { return
 
 type playlists []string
 
-func (p playlists) PublicPlaylistsOverlapping(context.Context, []string) ([]string, error) {
+func (p playlists) PlaylistsHolding(_ context.Context, userID string, _ []string) ([]string, error) {
+	if userID != "u-1" {
+		return nil, errors.New("playlists asked for the wrong user " + userID)
+	}
 	return p, nil
 }
 
@@ -221,9 +224,13 @@ func TestServiceRebuildsPerVersion(t *testing.T) {
 	c := catalogtest.Contents(6, 2)
 	cat1, _ := catalog.New(c)
 	src.cat, src.err = cat1, nil
-	res, err := s.ByText(t.Context(), "rock", Options{})
+	res, err := s.ByText(t.Context(), "rock", Options{UserID: "u-1"})
 	if err != nil || res.Total == 0 || !slices.Equal(res.PlaylistIDs, []string{"pl-1"}) {
 		t.Fatalf("v1: %+v %v", res, err)
+	}
+	// Anonymous callers and partner keys have no playlists.
+	if res, err := s.ByText(t.Context(), "rock", Options{}); err != nil || res.PlaylistIDs == nil || len(res.PlaylistIDs) != 0 {
+		t.Fatalf("anonymous playlist ids: %+v %v", res.PlaylistIDs, err)
 	}
 	ix1, _ := s.Index(t.Context())
 	c.Tracks[0].Genre = "Polka"

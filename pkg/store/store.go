@@ -40,6 +40,10 @@ const ExpiresAtAttr = "expires_at"
 var (
 	ErrNotFound        = errors.New("store: item not found")
 	ErrConditionFailed = errors.New("store: condition failed")
+	// ErrContention: a transaction kept colliding with concurrent ones on
+	// the same items (DynamoDB TransactionConflict) through the adapter's
+	// own retries. Nothing was written; trying again may succeed.
+	ErrContention = errors.New("store: contention")
 )
 
 // Key addresses one item: partition key and sort key (both non-empty strings).

@@ -90,6 +90,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: prepare %s: %w", path, err)
 	}
+	db.MaxBatchDelay = batchDelay
 	s := &Store{db: db, now: cfg.now}
 	if cfg.sweepEvery > 0 {
 		s.stopSweep = make(chan struct{})
@@ -190,6 +191,37 @@ func (s *Store) Get(ctx context.Context, t store.Table, k store.Key) (store.Item
 	return *it, nil
 }
 
+// batchDelay is how long a write waits for others to share its commit.
+// Every bolt commit is an fsync, and bolt commits one at a time: under
+// concurrent writes, group commit (bolt's Batch) turns N fsyncs into one,
+// for at most this much added latency on a lone write.
+const batchDelay = 500 * time.Microsecond
+
+// write runs fn in a read-write transaction that may be committed together
+// with concurrent writes. fn may run more than once (bolt reruns a batch
+// without the call that failed), so it must only read and write through
+// tx and set its results afresh each time. A failed condition is not a
+// failure of the batch: fn returns it before writing anything (apply
+// checks first; Transact checks every op before applying one), so the
+// others' writes commit and the caller gets ErrConditionFailed — without
+// this, every lost optimistic race would roll the whole batch back.
+func (s *Store) write(fn func(*bolt.Tx) error) error {
+	var condErr error
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		condErr = nil
+		err := fn(tx)
+		if errors.Is(err, store.ErrConditionFailed) {
+			condErr = err
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return condErr
+}
+
 // Put implements store.Store.
 func (s *Store) Put(ctx context.Context, t store.Table, it store.Item, cond store.Condition) error {
 	if err := checkCall(ctx, t); err != nil {
@@ -199,7 +231,7 @@ func (s *Store) Put(ctx context.Context, t store.Table, it store.Item, cond stor
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.write(func(tx *bolt.Tx) error {
 		_, err := apply(tx, op, s.now())
 		return err
 	})
@@ -215,7 +247,7 @@ func (s *Store) Update(ctx context.Context, t store.Table, k store.Key, u store.
 		return store.Item{}, err
 	}
 	var out store.Item
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.write(func(tx *bolt.Tx) error {
 		out, err = apply(tx, op, s.now())
 		return err
 	})
@@ -231,7 +263,7 @@ func (s *Store) Delete(ctx context.Context, t store.Table, k store.Key, cond sto
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.write(func(tx *bolt.Tx) error {
 		_, err := apply(tx, op, s.now())
 		return err
 	})
@@ -248,7 +280,12 @@ func (s *Store) Transact(ctx context.Context, ops []store.TxOp) error {
 		return err
 	}
 	now := s.now()
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.write(func(tx *bolt.Tx) error {
+		for i, op := range ops { // every condition before any write (see write)
+			if err := check(tx, op, now); err != nil {
+				return fmt.Errorf("transaction op %d: %w", i, err)
+			}
+		}
 		for i, op := range ops {
 			if _, err := apply(tx, op, now); err != nil {
 				return fmt.Errorf("transaction op %d: %w", i, err)
@@ -269,18 +306,8 @@ func checkCall(ctx context.Context, t store.Table) error {
 // wrote (for updates).
 func apply(tx *bolt.Tx, op store.TxOp, now time.Time) (store.Item, error) {
 	k := op.TargetKey()
-	stored, err := load(tx, op.Table, k)
+	stored, cur, err := checked(tx, op, now)
 	if err != nil {
-		return store.Item{}, err
-	}
-	cur := stored
-	if cur != nil && expired(*cur, now) {
-		cur = nil
-	}
-	if ok, err := store.Eval(op.Cond, cur); err != nil || !ok {
-		if err == nil {
-			err = fmt.Errorf("boltstore: %s %s %q/%q: %w", opName(op.Kind), op.Table, k.PK, k.SK, store.ErrConditionFailed)
-		}
 		return store.Item{}, err
 	}
 	switch op.Kind {
@@ -299,6 +326,33 @@ func apply(tx *bolt.Tx, op store.TxOp, now time.Time) (store.Item, error) {
 		return store.Item{}, removeItem(tx, op.Table, *stored)
 	}
 	return store.Item{}, nil
+}
+
+// check evaluates op's condition without writing.
+func check(tx *bolt.Tx, op store.TxOp, now time.Time) error {
+	_, _, err := checked(tx, op, now)
+	return err
+}
+
+// checked loads op's target (stored: as on disk, cur: nil when expired)
+// and evaluates the condition on it.
+func checked(tx *bolt.Tx, op store.TxOp, now time.Time) (stored, cur *store.Item, err error) {
+	k := op.TargetKey()
+	stored, err = load(tx, op.Table, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	cur = stored
+	if cur != nil && expired(*cur, now) {
+		cur = nil
+	}
+	if ok, err := store.Eval(op.Cond, cur); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("boltstore: %s %s %q/%q: %w", opName(op.Kind), op.Table, k.PK, k.SK, store.ErrConditionFailed)
+		}
+		return nil, nil, err
+	}
+	return stored, cur, nil
 }
 
 func opName(k store.TxKind) string {

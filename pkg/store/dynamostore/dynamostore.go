@@ -254,8 +254,11 @@ func (s *Store) Transact(ctx context.Context, ops []store.TxOp) error {
 		if err != nil {
 			return fmt.Errorf("dynamostore: transaction: %w", err)
 		}
-		if !retry || attempt == maxAttempts {
-			return fmt.Errorf("dynamostore: transaction still cancelled after %d attempts: %w", attempt, tce)
+		if !retry {
+			return fmt.Errorf("dynamostore: transaction cancelled: %w", tce)
+		}
+		if attempt == maxAttempts {
+			return fmt.Errorf("dynamostore: transaction still cancelled after %d attempts: %w: %w", attempt, store.ErrContention, tce)
 		}
 		if err := backoff(ctx, attempt); err != nil {
 			return err

@@ -1,0 +1,155 @@
+package playlists
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/store"
+)
+
+// CollaboratorInput names the user to share with: UserID or Username
+// (exactly one), and the permission (only can_edit exists, §2.7).
+type CollaboratorInput struct {
+	UserID     string
+	Username   string
+	Permission string
+}
+
+// Collaborators lists who the playlist is shared with (owner and
+// collaborators may look).
+func (s *Service) Collaborators(ctx context.Context, c Caller, slug string) ([]Collaborator, error) {
+	v, err := s.Get(ctx, c, slug)
+	if err != nil {
+		return nil, err
+	}
+	return v.Collaborators, nil
+}
+
+// AddCollaborator shares the playlist with a user of the owner's partner
+// client (owner only). Adding someone already there changes nothing and
+// reports created=false.
+func (s *Service) AddCollaborator(ctx context.Context, c Caller, slug string, in CollaboratorInput) (Collaborator, bool, error) {
+	const op = "playlists.AddCollaborator"
+	switch {
+	case (in.UserID == "") == (in.Username == ""):
+		return Collaborator{}, false, errs.E(op, errs.Invalid, "Send exactly one of user_id or username.")
+	case in.Permission != "" && in.Permission != string(PermCanEdit):
+		return Collaborator{}, false, errs.Field(op, "permission", "\""+in.Permission+"\" is not a valid choice; use can_edit.")
+	}
+	v, err := s.Get(ctx, c, slug)
+	if err != nil {
+		return Collaborator{}, false, err
+	}
+	if v.Permission != PermOwner {
+		return Collaborator{}, false, errs.E(op, errs.Forbidden, "Only the owner can share this playlist.")
+	}
+	u, err := s.findUser(ctx, c, in)
+	if err != nil {
+		return Collaborator{}, false, err
+	}
+	if u.ID == c.User.ID {
+		return Collaborator{}, false, errs.E(op, errs.Invalid, "You own this playlist already.")
+	}
+	col := Collaborator{User: u, Permission: PermCanEdit, AddedAt: s.clock.Now().UTC()}
+	created := false
+	_, err = s.mutate(ctx, v.Playlist, mutation{
+		apply: func(p *Playlist) error {
+			created = false
+			if p.PermissionOf(c.User.ID) != PermOwner {
+				return notFound(op)
+			}
+			if i := slices.IndexFunc(p.Collaborators, func(x Collaborator) bool { return x.ID == u.ID }); i >= 0 {
+				col = p.Collaborators[i]
+				return errUnchanged
+			}
+			if len(p.Collaborators) >= MaxCollaborators {
+				return errs.E(op, errs.Invalid, "A playlist can be shared with at most "+strconv.Itoa(MaxCollaborators)+" users.")
+			}
+			p.Collaborators = append(p.Collaborators, col)
+			created = true
+			return nil
+		},
+		extra: func(_, after *Playlist) []store.TxOp {
+			return []store.TxOp{store.TxPut(store.Playlists, viewerItem(u.ID, after), nil)}
+		},
+	})
+	if err != nil {
+		return Collaborator{}, false, err
+	}
+	return col, created, nil
+}
+
+// findUser resolves the named user within the caller's partner client;
+// users of other clients are as unknown as users that do not exist.
+func (s *Service) findUser(ctx context.Context, c Caller, in CollaboratorInput) (User, error) {
+	const op = "playlists.findUser"
+	field, value := "username", strings.TrimSpace(in.Username)
+	if in.UserID != "" {
+		field, value = "user_id", strings.TrimSpace(in.UserID)
+	}
+	unknown := errs.Field(op, field, "No user \""+value+"\" in your organisation.")
+	var (
+		u   User
+		cid string
+	)
+	if field == "user_id" {
+		id, ok := ids.CanonicalUUID(value)
+		if !ok {
+			return User{}, unknown
+		}
+		iu, err := s.users.GetUser(ctx, id)
+		if errs.Is(err, errs.NotFound) {
+			return User{}, unknown
+		} else if err != nil {
+			return User{}, errs.Wrap(op, err)
+		}
+		u, cid = User{ID: iu.ID, Username: iu.Username, Name: iu.Name}, iu.ClientID
+	} else {
+		iu, err := s.users.FindUserByUsername(ctx, value)
+		if errs.Is(err, errs.NotFound) {
+			return User{}, unknown
+		} else if err != nil {
+			return User{}, errs.Wrap(op, err)
+		}
+		u, cid = User{ID: iu.ID, Username: iu.Username, Name: iu.Name}, iu.ClientID
+	}
+	if cid != c.ClientID {
+		return User{}, unknown
+	}
+	return u, nil
+}
+
+// RemoveCollaborator stops sharing with userID: the owner removes anyone,
+// a collaborator may remove themselves (leave).
+func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID string) error {
+	const op = "playlists.RemoveCollaborator"
+	v, err := s.Get(ctx, c, slug)
+	if err != nil {
+		return err
+	}
+	userID, _ = ids.CanonicalUUID(userID)
+	if v.Permission != PermOwner && userID != c.User.ID {
+		return errs.E(op, errs.Forbidden, "Only the owner can change who this playlist is shared with.")
+	}
+	_, err = s.mutate(ctx, v.Playlist, mutation{
+		apply: func(p *Playlist) error {
+			if p.PermissionOf(c.User.ID) == "" {
+				return notFound(op)
+			}
+			i := slices.IndexFunc(p.Collaborators, func(x Collaborator) bool { return x.ID == userID })
+			if i < 0 {
+				return errs.E(op, errs.NotFound, "This user is not a collaborator of the playlist.")
+			}
+			p.Collaborators = slices.Delete(p.Collaborators, i, i+1)
+			return nil
+		},
+		extra: func(before, _ *Playlist) []store.TxOp {
+			return []store.TxOp{store.TxDelete(store.Playlists, viewerKey(userID, before), nil)}
+		},
+	})
+	return err
+}
