@@ -247,3 +247,34 @@ func TestNotificationKeyEncodesAsS3(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// The project's own template must stay readable by the stand-in: every
+// function has its directory, every state machine its substitutions.
+func TestProjectTemplateLoads(t *testing.T) {
+	tpl, err := LoadTemplate(filepath.Join("..", "..", "..", "template.yaml"), Names{Stack: "check", Region: "us-east-1", Account: "000000000000", SQSEndpoint: "http://sqs"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := tpl.Functions()
+	if err != nil || len(fns) == 0 {
+		t.Fatalf("functions: %v", err)
+	}
+	for _, f := range fns {
+		if _, err := os.Stat(filepath.Join("..", "..", "..", "functions", f.Dir, "main.go")); err != nil {
+			t.Errorf("%s: no functions/%s: %v", f.LogicalID, f.Dir, err)
+		}
+	}
+	if _, err := tpl.Queues(); err != nil {
+		t.Error(err)
+	}
+	if _, err := tpl.Tables(); err != nil {
+		t.Error(err)
+	}
+	if _, err := tpl.BucketNotifications(); err != nil {
+		t.Error(err)
+	}
+	sms, err := tpl.StateMachines()
+	if err != nil || len(sms) == 0 {
+		t.Errorf("state machines %d: %v", len(sms), err)
+	}
+}
