@@ -24,6 +24,7 @@ type Config struct {
 	LogLevel            string                 // LOG_LEVEL: debug, info, warn, error
 	RateAnonymous       int                    // RATE_LIMIT_ANONYMOUS_PER_MINUTE
 	RateAuth            int                    // RATE_LIMIT_AUTHENTICATED_PER_MINUTE
+	RateAnalyses        int                    // RATE_LIMIT_ANALYSES_PER_MINUTE
 	TokenCacheTTL       time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
 	RecognitionDailyCap int                    // RECOGNITION_DAILY_CAP: default daily submits per client without its own cap
 	BlobSecret          string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
@@ -57,6 +58,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.RateAuth, err = envInt("RATE_LIMIT_AUTHENTICATED_PER_MINUTE", 600); err != nil {
+		return c, err
+	}
+	if c.RateAnalyses, err = envInt("RATE_LIMIT_ANALYSES_PER_MINUTE", 30); err != nil {
 		return c, err
 	}
 	if c.RecognitionDailyCap, err = envInt("RECOGNITION_DAILY_CAP", 100); err != nil {

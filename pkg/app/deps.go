@@ -187,6 +187,7 @@ func (d *Deps) API() *httpapi.API {
 		Allowlist: d.Allowlist, Blob: d.Blob, SiteURL: d.Config.SiteURL,
 		Idempotency: idempotency.New(d.Store, d.Clock),
 	}
+	a.Limits.AnalysesPerMinute = d.Config.RateAnalyses
 	if d.Recognition != nil {
 		a.Recognition = d.Recognition
 	}

@@ -54,7 +54,7 @@ func RunDevserver(ctx context.Context, cfg Config, log *slog.Logger) error {
 		slog.String("partner_client_id", creds.Partner.ClientID), slog.String("partner_key", creds.Partner.Key),
 		slog.String("user", creds.User.Username), slog.String("user_token", creds.User.Token))
 
-	srv := &http.Server{Handler: deps.LocalHandler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := newDevHTTPServer(deps.LocalHandler())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info(fmt.Sprintf("listening on http://%s", addr))
@@ -73,4 +73,21 @@ func RunDevserver(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// Devserver connection timeouts. A client that stalls cannot hold a
+// connection (and the goroutine and buffers behind it) for ever, while a
+// legitimate 100 MB upload (interface.md §8) still fits at 0.5 MB/s, and
+// its analysis after it.
+const (
+	devReadHeaderTimeout = 10 * time.Second
+	devReadTimeout       = 200 * time.Second // the whole request, body included
+	devWriteTimeout      = 10 * time.Minute  // from the end of the headers to the end of the response
+	devIdleTimeout       = 2 * time.Minute   // a kept-alive connection between requests
+)
+
+// newDevHTTPServer is the devserver's http.Server for h.
+func newDevHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: devReadHeaderTimeout, ReadTimeout: devReadTimeout,
+		WriteTimeout: devWriteTimeout, IdleTimeout: devIdleTimeout, MaxHeaderBytes: 64 << 10}
 }

@@ -232,3 +232,53 @@ func TestIdempotentSoundtrackCreate(t *testing.T) {
 		t.Errorf("a user's same key: %d %s", r.Status, r.Body)
 	}
 }
+
+func TestIdempotentPlaylistCreate(t *testing.T) {
+	e := newPlaylistEnv(t)
+	post := func(key string, body map[string]any) (*apitest.Response, map[string]any) {
+		r := e.c.Do(apitest.Request{Method: "POST", Path: mePlaylists, JSON: body,
+			Header: map[string]string{"Authorization": "Bearer " + e.owner, "Idempotency-Key": key}})
+		return r, r.Map(t)
+	}
+	first, m1 := post("mix-1", map[string]any{"name": "Mix"})
+	retry, m2 := post("mix-1", map[string]any{"name": "Mix"})
+	if first.Status != 201 || retry.Status != 201 || retry.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("create, retry: %d %s / %d %s", first.Status, first.Body, retry.Status, retry.Body)
+	}
+	if m1["playlist"].(map[string]any)["slug"] != m2["playlist"].(map[string]any)["slug"] {
+		t.Errorf("a retried create made a second playlist: %s vs %s", first.Body, retry.Body)
+	}
+	if r, m := post("mix-1", map[string]any{"name": "Other"}); r.Status != 422 || m["error_code"] != "idempotency_key_reused" {
+		t.Errorf("same key, other body: %d %s", r.Status, r.Body)
+	}
+	r, list := e.do(e.owner, "GET", mePlaylists, nil)
+	if r.Status != 200 || list["count"].(float64) != 1 {
+		t.Errorf("playlists after a retried create: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestIdempotentLicenseGenerate(t *testing.T) {
+	e := newLicenseEnv(t)
+	_, key := e.newClient(t, identity.PlanEnterprise, []string{identity.ScopeLicenses}, identity.Quotas{})
+	h := map[string]string{"Idempotency-Key": "lic-1"}
+	body := map[string]any{"track_id": e.tracks[0].ID, "project_name": "Trailer"}
+	first, g1 := e.generate(t, key, h, body)
+	retry, g2 := e.generate(t, key, h, body)
+	if first.Status != 200 || retry.Status != 200 || retry.Header.Get("Idempotent-Replayed") != "true" ||
+		g1.License.LicenseID != g2.License.LicenseID {
+		t.Fatalf("generate, retry: %d %s / %d %s", first.Status, first.Body, retry.Status, retry.Body)
+	}
+	// Another body under the same key is refused in the license error shape.
+	r, g := e.generate(t, key, h, map[string]any{"track_id": e.tracks[0].ID, "project_name": "Other"})
+	if r.Status != 422 || g.Error == nil || g.Error.Code != "idempotency_key_reused" {
+		t.Errorf("same key, other body: %d %s", r.Status, r.Body)
+	}
+	// An oversize keyed body is a validation_error, not a spooled upload.
+	big := `{"track_id": "` + strings.Repeat("a", 2_000_000) + `"}`
+	if r, g := e.generate(t, key, map[string]string{"Idempotency-Key": "lic-2"}, big); r.Status != 400 || g.Error == nil || g.Error.Code != "validation_error" {
+		t.Errorf("oversize keyed body: %d %.200s", r.Status, r.Body)
+	}
+	if n := e.count(t, key); n != 1 {
+		t.Errorf("licenses after retries: %v, want 1", n)
+	}
+}

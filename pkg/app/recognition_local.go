@@ -36,6 +36,11 @@ func (d *Deps) localUploadTrigger(h http.Handler) http.Handler {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { // outside any request's recover: a panic here would end the devserver
+				if p := recover(); p != nil {
+					d.Log.Error("preparing an upload panicked", slog.String("key", key), slog.Any("panic", p))
+				}
+			}()
 			select {
 			case one <- struct{}{}:
 				defer func() { <-one }()

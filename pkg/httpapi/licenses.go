@@ -49,7 +49,11 @@ const (
 func (a *API) mountLicenses(rt *Router) {
 	// The body limit is enforced by the handler, so that an oversize body
 	// is answered in the license error shape like every other failure.
-	rt.Handle("POST /api/v1/licenses/generate", math.MaxInt64, a.licenseRoute(a.generateLicense))
+	// Idempotency-Key reads the body before the handler does, so the body
+	// is bounded first; an oversize body still reaches the handler's own
+	// license-shaped answer.
+	rt.Handle("POST /api/v1/licenses/generate", math.MaxInt64,
+		a.licenseRoute(boundBody(MaxJSONBody, a.Idempotent(a.generateLicense))))
 	rt.Handle("GET /api/v1/licenses/", NoBody, a.licenseRoute(a.listLicenses))
 	rt.Handle("GET /api/v1/licenses/{license_id}", NoBody, a.licenseRoute(a.getLicense))
 	rt.Handle("GET /v/{license_id}", NoBody, a.licensePage)
@@ -348,4 +352,13 @@ func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
 	next, prev := PageLinks(r, pp, pp.Offset+len(ls) < total)
 	WriteJSON(w, http.StatusOK, licenseList{Success: true, Count: total, Next: next, Previous: prev, Results: out})
 	return nil
+}
+
+// boundBody caps the body of a route that enforces its limit in its own
+// error shape, for wrappers that read the body before the handler.
+func boundBody(limit int64, h HandlerFunc) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		return h(w, r)
+	}
 }

@@ -49,7 +49,7 @@ const playlistsPath = "/api/v4/me/playlists/"
 
 func (a *API) mountPlaylists(rt *Router) {
 	rt.Handle("GET "+playlistsPath, NoBody, a.playlistList)
-	rt.Handle("POST "+playlistsPath, MaxJSONBody, a.playlistCreate)
+	rt.Handle("POST "+playlistsPath, MaxJSONBody, a.Idempotent(a.playlistCreate))
 	rt.Handle("GET "+playlistsPath+"{slug}/", NoBody, a.playlistRetrieve)
 	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
 	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)

@@ -18,6 +18,10 @@ import (
 type RateLimits struct {
 	AnonymousPerMinute     int
 	AuthenticatedPerMinute int
+	// AnalysesPerMinute bounds the calls per caller that may analyze
+	// media (soundtrack uploads, by-url and by-video searches), each
+	// seconds of ffmpeg and CPU, on top of the search rate.
+	AnalysesPerMinute int
 }
 
 // limiter is a token bucket per caller, held in memory per instance.
@@ -82,11 +86,26 @@ func (a *API) Throttle(r *http.Request, p *identity.Principal) error {
 	if p != nil {
 		key, limit = p.ID(), a.Limits.AuthenticatedPerMinute
 	}
-	if ok, wait := a.limiter.allow(key, limit); !ok {
-		return &errs.Error{Op: "httpapi.Throttle", Kind: errs.RateLimited, RetryAfter: max(wait, time.Second),
-			Detail: "Request was throttled. Expected available in " + strconv.Itoa(int(math.Ceil(wait.Seconds()))) + " seconds."}
+	return throttled(a.limiter.allow(key, limit))
+}
+
+// throttled is the 429 of a refused token, nil when allowed.
+func throttled(ok bool, wait time.Duration) error {
+	if ok {
+		return nil
 	}
-	return nil
+	return &errs.Error{Op: "httpapi.Throttle", Kind: errs.RateLimited, RetryAfter: max(wait, time.Second),
+		Detail: "Request was throttled. Expected available in " + strconv.Itoa(int(math.Ceil(wait.Seconds()))) + " seconds."}
+}
+
+// ThrottleAnalysis applies the analysis rate to a call that may analyze
+// media, per client (per address when anonymous).
+func (a *API) ThrottleAnalysis(r *http.Request, p *identity.Principal) error {
+	key := "analysis:ip:" + clientIP(r)
+	if p != nil {
+		key = "analysis:" + p.ID()
+	}
+	return throttled(a.limiter.allow(key, a.Limits.AnalysesPerMinute))
 }
 
 func clientIP(r *http.Request) string {

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"path"
 	"strings"
 	"time"
 
+	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/quota"
@@ -18,10 +18,9 @@ import (
 
 // Limits of interface.md §8 for recognition.
 const (
-	RecognitionMaxFile       int64 = 100 * 1000 * 1000 // "100 MB"
-	RecognitionUploadURLTTL        = UploadURLTTL      // expires_in default
-	recognitionPrefix              = "video-recognition/"
-	recognitionMultipartBody       = 2 * RecognitionMaxFile // room to answer an oversize file with the spec's 400
+	RecognitionMaxFile      = recognition.MaxFileSize // "100 MB"
+	RecognitionUploadURLTTL = UploadURLTTL            // expires_in default
+	recognitionPrefix       = "video-recognition/"
 )
 
 // videoTypes pins the Content-Type of each allowed extension (§4.5, §8).
@@ -38,7 +37,7 @@ const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
 func (a *API) mountRecognition(rt *Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", recognitionMultipartBody, a.Idempotent(a.recognitionSubmit))
+	rt.Handle("POST /api/v4/video-recognition/", selfLimitedBody, recognitionUploads.bounded(a.Idempotent(a.recognitionSubmit)))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", NoBody, a.recognitionPoll)
 }
 
@@ -53,7 +52,7 @@ func videoExt(name string) string {
 
 // recognitionUploads is the presigned-upload flow of §4.5.
 var recognitionUploads = uploadPolicy{prefix: recognitionPrefix, maxSize: RecognitionMaxFile,
-	sizeMsg: msgRecognitionSize, direct: "/api/v4/video-recognition/"}
+	sizeMsg: msgRecognitionSize, extMsg: msgVideoExtension, direct: "/api/v4/video-recognition/"}
 
 func (a *API) recognitionUploadURL(w http.ResponseWriter, r *http.Request) error {
 	p, err := a.Partner(r, identity.ScopeComplianceCheck)
@@ -78,8 +77,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	var src recognition.SourceRef
 	var uploaded bool
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
+	if isMultipart(r) {
 		src, err = a.receiveRecognitionFile(r, p.Client.ID)
 		uploaded = err == nil
 	} else {
@@ -104,7 +102,7 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 	const op = "httpapi.receiveRecognitionFile"
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return recognition.SourceRef{}, errs.E(op, errs.Invalid, "Malformed multipart body.")
+		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgMalformedMultipart)
 	}
 	var src recognition.SourceRef
 	sawKey := false
@@ -115,11 +113,7 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 		}
 		if err != nil {
 			a.discard(r, src)
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
-			}
-			return recognition.SourceRef{}, errs.E(op, errs.Invalid, "Malformed multipart body.")
+			return recognition.SourceRef{}, recognitionUploads.bodyFault(op, err)
 		}
 		switch part.FormName() {
 		case "storage_key":
@@ -133,7 +127,10 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 				return recognition.SourceRef{}, err
 			}
 		}
-		part.Close()
+		if _, err := io.Copy(io.Discard, part); err != nil { // the rest of a part we do not read
+			a.discard(r, src)
+			return recognition.SourceRef{}, recognitionUploads.bodyFault(op, err)
+		}
 	}
 	if (src.Key != "") == sawKey {
 		a.discard(r, src)
@@ -147,7 +144,7 @@ func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Rea
 	fp, _ := part.(interface{ FileName() string })
 	name := ""
 	if fp != nil {
-		name = fp.FileName()
+		name = blob.BaseName(fp.FileName())
 	}
 	ext := videoExt(name)
 	if ext == "" {
@@ -157,12 +154,11 @@ func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Rea
 		return recognition.SourceRef{}, errs.E(op, errs.NotImplemented, "Object storage is not configured in this environment.")
 	}
 	key := uploadKey(recognitionPrefix, clientID, name)
-	counted := &countingReader{r: io.LimitReader(part, RecognitionMaxFile+1)}
+	counted := &partReader{r: io.LimitReader(part, RecognitionMaxFile+1)}
 	if err := a.Blob.Put(r.Context(), key, counted, -1, videoTypes[ext]); err != nil {
 		_ = a.Blob.Delete(r.Context(), key)
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return recognition.SourceRef{}, errs.Field(op, "file", msgRecognitionSize)
+		if counted.err != nil { // the client's body, not the store
+			return recognition.SourceRef{}, recognitionUploads.bodyFault(op, counted.err)
 		}
 		return recognition.SourceRef{}, errs.Wrap(op, err)
 	}
@@ -187,17 +183,6 @@ func (a *API) discard(r *http.Request, src recognition.SourceRef) {
 	}
 }
 
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // resolveStorageKey checks a JSON submit's storage_key: under the
 // recognition prefix, uploaded by this client, present, within the size limit.
 func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.SourceRef, error) {
@@ -206,8 +191,11 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 		StorageKey *string         `json:"storage_key"`
 		File       json.RawMessage `json:"file"`
 	}
-	if r.ContentLength == 0 { // no body at all: neither was sent
-		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
+	if empty, err := bodyEmpty(r); empty || err != nil { // no body at all: neither was sent
+		if err == nil {
+			err = errs.E(op, errs.Invalid, msgExactlyOne)
+		}
+		return recognition.SourceRef{}, err
 	}
 	if err := DecodeJSON(r, &in); err != nil {
 		return recognition.SourceRef{}, err

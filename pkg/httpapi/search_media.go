@@ -38,6 +38,9 @@ func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := a.throttleMediaSearch(r); err != nil {
+		return err
+	}
 	an, err := st.AnalysisFor(r.Context(), value, false)
 	if errors.Is(err, soundtrack.ErrBadLink) {
 		return errs.Field(op, "value", "Enter the 32-character hash (source_value) of an uploaded video, or a link to a video on "+
@@ -80,6 +83,9 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 		if soundtrack.IsHash(link) {
 			return errs.Field(op, "link", "Enter a link; to search with an uploaded video use by-video with its source_value.")
 		}
+		if err := a.throttleMediaSearch(r); err != nil {
+			return err
+		}
 		an, err := st.AnalysisFor(r.Context(), link, true)
 		if errors.Is(err, soundtrack.ErrBadLink) {
 			return errs.Field(op, "link", "Enter a link to a song or video on "+strings.Join(soundtrack.Platforms, ", ")+
@@ -99,6 +105,16 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.WriteSearchResults(w, r, opts, res, false)
+}
+
+// throttleMediaSearch applies the analysis rate to a search that may
+// analyze media; ParseSearchRequest already authenticated the caller.
+func (a *API) throttleMediaSearch(r *http.Request) error {
+	p, err := a.Optional(r)
+	if err != nil {
+		return err
+	}
+	return a.ThrottleAnalysis(r, p)
 }
 
 // trackPathRE finds a track's UUID in a track-detail path (/api/v4/en/tracks/<id>/).

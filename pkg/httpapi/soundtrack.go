@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/soundtrack"
@@ -33,19 +33,15 @@ const (
 	soundtrackFileURLTTL = 15 * time.Minute
 	// multipartSlack is room for the multipart framing around the file.
 	multipartSlack int64 = 1_000_000
-	// soundtrackMaxBody lets a file just over the limit through the
-	// router, so the client gets the spec's field error rather than a
-	// bare 413.
-	soundtrackMaxBody = 2 * soundtrack.MaxFileSize
 )
 
 // soundtrackUploads is the presigned-upload flow of the soundtrack upload.
 var soundtrackUploads = uploadPolicy{prefix: soundtrack.UploadsPrefix, maxSize: soundtrack.MaxFileSize,
-	sizeMsg: soundtrack.MsgFileSize, direct: soundtrackPath}
+	sizeMsg: soundtrack.MsgFileSize, extMsg: soundtrack.MsgExtension, direct: soundtrackPath}
 
 func (a *API) mountSoundtrack(rt *Router) {
 	rt.Handle("POST "+soundtrackPath+"upload-url/", MaxJSONBody, a.soundtrackUploadURL)
-	rt.Handle("POST "+soundtrackPath, soundtrackMaxBody, a.Idempotent(a.soundtrackCreate))
+	rt.Handle("POST "+soundtrackPath, selfLimitedBody, soundtrackUploads.bounded(a.Idempotent(a.soundtrackCreate)))
 	rt.Handle("GET "+soundtrackPath+"{id}/", NoBody, a.soundtrackRetrieve)
 }
 
@@ -116,13 +112,15 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := a.ThrottleAnalysis(r, p); err != nil {
+		return err
+	}
 	svc, err := a.soundtrackService()
 	if err != nil {
 		return err
 	}
 	var form createForm
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "multipart/form-data" {
+	if isMultipart(r) {
 		if max := a.directUploadMax(); r.ContentLength > max {
 			return errs.E(op, errs.TooLarge, "The request is larger than this endpoint accepts directly ("+humanBytes(max)+
 				"). Upload the file with POST "+soundtrackPath+"upload-url/, PUT it to the returned upload_url, then create the video with {\"storage_key\": ...}.")
@@ -164,7 +162,7 @@ func (a *API) readCreateMultipart(r *http.Request, svc SoundtrackService, form *
 	const op = "httpapi.readCreateMultipart"
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return errs.E(op, errs.Invalid, "Malformed multipart body.")
+		return errs.E(op, errs.Invalid, msgMalformedMultipart)
 	}
 	for {
 		part, err := mr.NextPart()
@@ -172,22 +170,24 @@ func (a *API) readCreateMultipart(r *http.Request, svc SoundtrackService, form *
 			return nil
 		}
 		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return err
-			}
-			return errs.E(op, errs.Invalid, "Malformed multipart body.")
+			return soundtrackUploads.bodyFault(op, err)
 		}
 		switch part.FormName() {
 		case "file":
 			if form.in.File != nil {
 				return errs.Field(op, "file", "Send one file.")
 			}
-			ext := videoExt(part.FileName())
+			name := blob.BaseName(part.FileName())
+			ext := videoExt(name)
 			if ext == "" {
-				return errs.Field(op, "file", msgVideoExtension)
+				return errs.Field(op, "file", soundtrack.MsgExtension)
 			}
-			u, err := svc.Spool(part, part.FileName(), videoTypes[ext])
+			body := &partReader{r: part}
+			u, err := svc.Spool(body, name, videoTypes[ext])
+			if body.err != nil { // the client's body, not the spool
+				u.Close()
+				return soundtrackUploads.bodyFault(op, body.err)
+			}
 			if err != nil {
 				return err
 			}
@@ -195,11 +195,13 @@ func (a *API) readCreateMultipart(r *http.Request, svc SoundtrackService, form *
 		case "url", "storage_key", "is_public":
 			b, err := io.ReadAll(io.LimitReader(part, 8<<10))
 			if err != nil {
-				return errs.E(op, errs.Invalid, "Malformed multipart body.")
+				return soundtrackUploads.bodyFault(op, err)
 			}
 			form.setText(part.FormName(), string(b))
 		}
-		part.Close()
+		if _, err := io.Copy(io.Discard, part); err != nil { // the rest of a part we do not read
+			return soundtrackUploads.bodyFault(op, err)
+		}
 	}
 }
 
@@ -229,6 +231,9 @@ func readCreateJSON(r *http.Request, form *createForm) error {
 		StorageKey *string         `json:"storage_key"`
 		File       json.RawMessage `json:"file"`
 		IsPublic   *bool           `json:"is_public"`
+	}
+	if empty, err := bodyEmpty(r); empty || err != nil {
+		return err // no body: nothing sent, which Create answers with gaps.md's text
 	}
 	if err := DecodeJSON(r, &in); err != nil {
 		return err

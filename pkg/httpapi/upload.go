@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"path"
 	"strings"
 	"time"
 	"unicode"
@@ -26,6 +25,7 @@ type uploadPolicy struct {
 	prefix  string // every key of the flow starts with it
 	maxSize int64
 	sizeMsg string // the field error for an oversize file
+	extMsg  string // the field error for a file name without an allowed extension
 	// direct names the endpoint that takes the file in the body, for
 	// environments without object storage.
 	direct string
@@ -34,7 +34,7 @@ type uploadPolicy struct {
 // uploadKey is where a client's upload goes; the client id in the key
 // keeps one partner from using another's upload.
 func uploadKey(prefix, clientID, filename string) string {
-	base := path.Base(strings.ReplaceAll(filename, "\\", "/"))
+	base := blob.BaseName(filename)
 	// Letters of any script, digits, spaces and plain punctuation survive,
 	// so the name a client gave comes back as the video's source_title;
 	// anything a URL, a shell or S3's event encoding treats specially does not.
@@ -83,7 +83,7 @@ func (a *API) issueUploadURL(w http.ResponseWriter, r *http.Request, clientID st
 		fields["filename"] = []string{"This field is required."}
 	default:
 		if ext = videoExt(*in.Filename); ext == "" {
-			fields["filename"] = []string{msgVideoExtension}
+			fields["filename"] = []string{pol.extMsg}
 		}
 	}
 	length := blob.UnpinnedLength

@@ -9,10 +9,11 @@
 // compliance_check) in the same store transaction that creates the queued
 // job, then starts the workflow named Machine with the job id as the
 // execution name. Concurrent submits at the cap never exceed it; a job
-// that cannot be created takes nothing; a job that ends failed – whatever
-// the cause, a corrupt upload or a pipeline that cannot be started
-// included – gives its unit back to its submit day's count, so only
-// completed jobs count against the cap.
+// that cannot be created takes nothing; a job that ends failed through the
+// service's fault (timeout, internal_error, a pipeline that cannot be
+// started, …) gives its unit back to its submit day's count, while one
+// failed by its input (InputError: corrupt_media, no_audio_stream,
+// too_short, too_long, too_large) keeps it.
 //
 // # Pipeline
 //
@@ -59,6 +60,7 @@
 //	no_audio_stream  the video has no audio
 //	too_short        the audio is too short to analyze
 //	too_long         the audio is longer than the configured maximum (60 min)
+//	too_large        the file is larger than 100 MB
 //	source_missing   the uploaded file is gone
 //	source_changed   the file at the storage key was replaced after submit
 //	timeout          a step, or the whole job, took too long

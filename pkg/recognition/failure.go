@@ -15,6 +15,7 @@ const (
 	CodeNoAudio       = "no_audio_stream" // from decode: nothing to listen to
 	CodeTooShort      = "too_short"       // from decode
 	CodeTooLong       = "too_long"        // longer than the configured maximum
+	CodeTooLarge      = "too_large"       // the file is larger than MaxFileSize
 	CodeSourceMissing = "source_missing"  // the uploaded file is gone
 	CodeSourceChanged = "source_changed"  // the file at the storage key was replaced after submit
 	CodeTimeout       = "timeout"         // a step, or the whole job, took too long
@@ -33,7 +34,19 @@ type JobError struct {
 // Error is "code: detail", the form parseCaught reads back from a Cause.
 func (e *JobError) Error() string { return e.Code + ": " + e.Detail }
 
+// InputError reports whether a job that failed with code failed because
+// of its input – what the client sent cannot be analyzed – rather than
+// because of the service. Such a job keeps its quota unit.
+func InputError(code string) bool {
+	switch code {
+	case CodeCorruptMedia, CodeNoAudio, CodeTooShort, CodeTooLong, CodeTooLarge:
+		return true
+	}
+	return false
+}
+
 var (
+	errTooLarge      = &JobError{Code: CodeTooLarge, Detail: "The file is larger than this service accepts (100 MB)."}
 	errSourceMissing = &JobError{Code: CodeSourceMissing, Detail: "The uploaded video is no longer available; upload it again."}
 	errSourceChanged = &JobError{Code: CodeSourceChanged, Detail: "The file at this storage key was replaced after the job was submitted; submit again."}
 )

@@ -40,6 +40,9 @@ const (
 	DefaultStaleAfter = 30 * time.Minute
 	// DefaultMaxAudioSeconds bounds the audio of one video.
 	DefaultMaxAudioSeconds = 3600
+	// MaxFileSize is the largest upload a job reads (interface.md §8,
+	// "100 MB"); the upload trigger deletes larger objects unread.
+	MaxFileSize int64 = 100 * 1000 * 1000
 	// MaxRecoveries: a job interrupted by more process restarts than this
 	// is failed with CodeInterrupted instead of being resumed again.
 	MaxRecoveries = 2
@@ -81,7 +84,9 @@ type Config struct {
 	Fingerprints    *catalog.FingerprintIndex
 	DefaultDailyCap int64
 	MaxAudioSeconds float64
-	StaleAfter      time.Duration
+	// MaxFileSize bounds the uploads read (default MaxFileSize).
+	MaxFileSize int64
+	StaleAfter  time.Duration
 }
 
 // Service runs recognition jobs.
@@ -99,6 +104,7 @@ type Service struct {
 	quota      *quota.Counter
 	dailyCap   int64
 	maxSeconds float64
+	maxBytes   int64
 	staleAfter time.Duration
 	retention  time.Duration
 
@@ -117,7 +123,7 @@ func New(cfg Config) (*Service, error) {
 		st: cfg.Store, blob: cfg.Blob, catalog: cfg.Catalog, wf: cfg.Workflow,
 		clock: cfg.Clock, ids: cfg.IDs, log: cfg.Log, decoder: cfg.Decoder,
 		outside: cfg.Outside, vectorizer: cfg.Vectorizer,
-		dailyCap: cfg.DefaultDailyCap, maxSeconds: cfg.MaxAudioSeconds, staleAfter: cfg.StaleAfter,
+		dailyCap: cfg.DefaultDailyCap, maxSeconds: cfg.MaxAudioSeconds, maxBytes: cfg.MaxFileSize, staleAfter: cfg.StaleAfter,
 		retention: Retention, index: cfg.Fingerprints,
 	}
 	if s.index == nil {
@@ -138,13 +144,15 @@ func New(cfg Config) (*Service, error) {
 	if s.maxSeconds <= 0 {
 		s.maxSeconds = DefaultMaxAudioSeconds
 	}
+	if s.maxBytes <= 0 {
+		s.maxBytes = MaxFileSize
+	}
 	if s.staleAfter <= 0 {
 		s.staleAfter = DefaultStaleAfter
 	}
-	if s.decoder.MaxSeconds <= 0 || s.decoder.MaxSeconds > s.maxSeconds+1 {
-		// Decode a second more than allowed, to tell "too long" from "just fits".
-		s.decoder.MaxSeconds = s.maxSeconds + 1
-	}
+	// Longer audio is too_long: refused from the container's duration
+	// before decoding, or when decoding passes the cap.
+	s.decoder.TooLongAfter = s.maxSeconds
 	if s.decoder.MinSeconds <= 0 {
 		// Shorter audio cannot be told apart from chance matches: it
 		// fails as too_short instead of completing as "no music".
@@ -281,7 +289,9 @@ func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 
 // Fail ends an active job as failed with an error code (see the package
 // doc) and a client-facing detail. A job already completed or failed is
-// left as it is.
+// left as it is. The quota unit comes back unless the input was at fault
+// (InputError): the work was done, and a free retry of a file that cannot
+// be read would let anyone decode without limit.
 func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) error {
 	it, err := s.finalize(ctx, jobID, map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail})
 	if errors.Is(err, errInactive) {
@@ -289,7 +299,9 @@ func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) err
 	}
 	if err == nil {
 		s.log.Info("recognition job failed", "job", jobID, "error_code", errorCode)
-		s.refund(ctx, it)
+		if !InputError(errorCode) {
+			s.refund(ctx, it)
+		}
 	}
 	return err
 }

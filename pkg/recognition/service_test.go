@@ -59,7 +59,7 @@ type env struct {
 	cfg   recognition.Config
 }
 
-func newEnv(t *testing.T, tweak func(*recognition.Config)) *env {
+func newEnv(t testing.TB, tweak func(*recognition.Config)) *env {
 	t.Helper()
 	c := clock.NewManual(time.Date(2030, 3, 10, 9, 0, 0, 0, time.UTC))
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "s.db"), boltstore.WithClock(c.Now), boltstore.WithSweepInterval(0))
@@ -310,12 +310,17 @@ func TestCatchPathRecordsTheErrorCode(t *testing.T) {
 	cases := []struct {
 		caught          string
 		code, detailHas string
+		used            int64 // the input's fault keeps the unit; ours gives it back
 	}{
 		{`{"Error":"JobError","Cause":"{\"errorMessage\":\"corrupt_media: The file is corrupt or not a supported audio or video format.\",\"errorType\":\"JobError\"}"}`,
-			"corrupt_media", "The file is corrupt"},
-		{`{"Error":"States.Timeout","Cause":"Task timed out."}`, "timeout", "took too long"},
-		{`{"Error":"TransientError","Cause":"{\"errorMessage\":\"dial tcp: secret internals\"}"}`, "internal_error", "could not be completed"},
-		{`null`, "internal_error", "could not be completed"},
+			"corrupt_media", "The file is corrupt", 1},
+		{`{"Error":"JobError","Cause":"{\"errorMessage\":\"too_long: The video's audio is longer than 60 minutes.\",\"errorType\":\"JobError\"}"}`,
+			"too_long", "longer than 60 minutes", 1},
+		{`{"Error":"JobError","Cause":"{\"errorMessage\":\"source_missing: The uploaded video is no longer available; upload it again.\",\"errorType\":\"JobError\"}"}`,
+			"source_missing", "no longer available", 0},
+		{`{"Error":"States.Timeout","Cause":"Task timed out."}`, "timeout", "took too long", 0},
+		{`{"Error":"TransientError","Cause":"{\"errorMessage\":\"dial tcp: secret internals\"}"}`, "internal_error", "could not be completed", 0},
+		{`null`, "internal_error", "could not be completed", 0},
 	}
 	for _, tc := range cases {
 		e := newEnv(t, nil)
@@ -329,12 +334,13 @@ func TestCatchPathRecordsTheErrorCode(t *testing.T) {
 		if got.Status != recognition.StatusFailed || got.ErrorCode != tc.code || !strings.Contains(got.Detail, tc.detailHas) {
 			t.Errorf("%s: job = %+v", tc.caught, got)
 		}
-		// A failed job costs no quota, and a repeated catch refunds nothing more.
+		// A job failed by the service costs no quota, one failed by its
+		// input does; a repeated catch refunds nothing more.
 		if _, err := e.svc.HandleTask(ctx, recognition.FnFinish, json.RawMessage(in)); err != nil {
 			t.Fatal(err)
 		}
-		if u, _ := quota.New(e.st, e.clock).Peek(ctx, "compliance_check", "c1", quota.Daily, 5); u.Used != 0 {
-			t.Errorf("%s: quota used = %d after the job failed", tc.caught, u.Used)
+		if u, _ := quota.New(e.st, e.clock).Peek(ctx, "compliance_check", "c1", quota.Daily, 5); u.Used != tc.used {
+			t.Errorf("%s: quota used = %d after the job failed, want %d", tc.code, u.Used, tc.used)
 		}
 	}
 }

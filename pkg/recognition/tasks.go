@@ -1,6 +1,7 @@
 package recognition
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -200,20 +201,53 @@ func (s *Service) Finish(ctx context.Context, jobID string) error {
 }
 
 // Prepare extracts and fingerprints an uploaded object ahead of its
-// submit (the S3 upload trigger). Objects outside the upload prefix and
-// objects that cannot be decoded are left alone: the job reports the
-// latter when it runs.
+// submit (the S3 upload trigger). Objects outside the upload prefix are
+// left alone. An object larger than MaxFileSize is deleted unread; one
+// whose audio is longer than the cap is deleted once the probe (or the
+// capped decoding) says so, with its reason kept for a job submitted
+// meanwhile. Other objects that cannot be decoded stay: the job reports
+// them when it runs.
 func (s *Service) Prepare(ctx context.Context, key, etag string) error {
 	if !strings.HasPrefix(key, UploadPrefix) {
 		return nil
 	}
-	_, err := s.prepare(ctx, SourceRef{Key: key, ETag: etag})
+	src := SourceRef{Key: key, ETag: etag}
+	attrs, err := s.blob.Head(ctx, key)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil // deleted or replaced since the event
+	}
+	if err != nil {
+		return err
+	}
+	if attrs.Size > s.maxBytes {
+		return s.reject(ctx, src, errTooLarge)
+	}
+	_, err = s.prepare(ctx, src)
 	var je *JobError
 	if errors.As(err, &je) {
+		if je.Code == CodeTooLong {
+			return s.reject(ctx, src, je)
+		}
 		s.log.Info("upload not prepared", "key", key, "reason", je.Code)
 		return nil
 	}
 	return err
+}
+
+// reject records why an upload is refused and deletes it.
+func (s *Service) reject(ctx context.Context, src SourceRef, je *JobError) error {
+	s.log.Info("upload rejected and deleted", "key", src.Key, "reason", je.Code)
+	body, err := json.Marshal(je)
+	if err != nil {
+		return err
+	}
+	if err := s.blob.Put(ctx, workDir(src.Key, src.ETag)+rejectedFile, bytes.NewReader(body), int64(len(body)), "application/json"); err != nil {
+		return fmt.Errorf("recognition: record rejection: %w", err)
+	}
+	if err := s.blob.Delete(ctx, src.Key); err != nil && !errors.Is(err, blob.ErrNotFound) {
+		return fmt.Errorf("recognition: delete rejected upload: %w", err)
+	}
+	return nil
 }
 
 // UploadPrefix is where recognition uploads live (§4.5 storage_key).

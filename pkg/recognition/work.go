@@ -30,16 +30,19 @@ const (
 	workVersion  = 1
 	audioFile    = "audio.wav"
 	analysisFile = "analysis.bin"
+	// rejectedFile records why the upload trigger refused an upload it
+	// deleted, so a job submitted for it meanwhile fails with that reason.
+	rejectedFile = "rejected.json"
 )
 
 var analysisMagic = []byte("MCRECW1\n")
 
 // analysis is what Extract leaves for the next tasks.
 type analysis struct {
-	DurationMs int64         `json:"duration_ms"`
-	Rate       int           `json:"rate"`
-	Music      []audio.Range `json:"music"`
-	Hashes     []fingerprint.Hash
+	DurationMs int64              `json:"duration_ms"`
+	Rate       int                `json:"rate"`
+	Music      []audio.Range      `json:"music"`
+	Hashes     []fingerprint.Hash `json:"-"` // stored binary, after the JSON head
 }
 
 // normETag drops the quotes S3 puts around ETags in some places (HeadObject)
@@ -173,6 +176,13 @@ func (s *Service) prepareOnce(ctx context.Context, src SourceRef) (*analysis, er
 	if !errors.Is(err, blob.ErrNotFound) {
 		return a, err
 	}
+	dir := workDir(src.Key, src.ETag)
+	if b, err := s.readBlob(ctx, dir+rejectedFile); err == nil {
+		var je JobError
+		if json.Unmarshal(b, &je) == nil && je.Code != "" {
+			return nil, &je
+		}
+	}
 	pcm, err := s.decodeSource(ctx, src)
 	if err != nil {
 		return nil, err
@@ -183,9 +193,7 @@ func (s *Service) prepareOnce(ctx context.Context, src SourceRef) (*analysis, er
 		Music:      musicdetect.Detect(pcm, musicdetect.Options{}),
 		Hashes:     fingerprint.New(fingerprint.QueryOptions).Fingerprint(pcm),
 	}
-	dir := workDir(src.Key, src.ETag)
-	wav := decode.WAVBytes(pcm)
-	if err := s.blob.Put(ctx, dir+audioFile, bytes.NewReader(wav), int64(len(wav)), "audio/wav"); err != nil {
+	if err := s.putWAV(ctx, dir+audioFile, pcm); err != nil {
 		return nil, fmt.Errorf("recognition: store audio: %w", err)
 	}
 	body, err := a.MarshalBinary()
@@ -198,7 +206,19 @@ func (s *Service) prepareOnce(ctx context.Context, src SourceRef) (*analysis, er
 	return a, nil
 }
 
+// putWAV streams pcm to key as WAV, without a second copy of the audio in
+// memory.
+func (s *Service) putWAV(ctx context.Context, key string, pcm audio.PCM) error {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(decode.WriteWAV(pw, pcm)) }()
+	err := s.blob.Put(ctx, key, pr, decode.WAVSize(len(pcm.Samples)), "audio/wav")
+	pr.CloseWithError(errors.New("recognition: WAV not read to the end")) // ends the writer if Put stopped early
+	return err
+}
+
 // decodeSource decodes the audio of exactly the object version src names.
+// Decoding stops at the duration cap; a container that states a longer
+// duration fails before any decoding.
 func (s *Service) decodeSource(ctx context.Context, src SourceRef) (audio.PCM, error) {
 	rc, attrs, err := s.blob.Get(ctx, src.Key)
 	if errors.Is(err, blob.ErrNotFound) {
@@ -211,7 +231,14 @@ func (s *Service) decodeSource(ctx context.Context, src SourceRef) (audio.PCM, e
 	if src.ETag != "" && normETag(attrs.ETag) != normETag(src.ETag) {
 		return audio.PCM{}, errSourceChanged
 	}
-	pcm, err := s.decoder.Decode(ctx, rc)
+	if attrs.Size > s.maxBytes {
+		return audio.PCM{}, errTooLarge
+	}
+	pcm, err := s.decoder.Decode(ctx, io.LimitReader(rc, s.maxBytes))
+	if errors.Is(err, decode.ErrTooLong) {
+		return audio.PCM{}, &JobError{Code: CodeTooLong,
+			Detail: fmt.Sprintf("The video's audio is longer than %.0f minutes.", s.maxSeconds/60)}
+	}
 	if code := decode.Code(err); code != "" {
 		var de *decode.Error
 		errors.As(err, &de)
@@ -219,10 +246,6 @@ func (s *Service) decodeSource(ctx context.Context, src SourceRef) (audio.PCM, e
 	}
 	if err != nil {
 		return audio.PCM{}, fmt.Errorf("recognition: decode: %w", err)
-	}
-	if pcm.Seconds() > s.maxSeconds {
-		return audio.PCM{}, &JobError{Code: CodeTooLong,
-			Detail: fmt.Sprintf("The video's audio is longer than %.0f minutes.", s.maxSeconds/60)}
 	}
 	return pcm, nil
 }

@@ -293,7 +293,9 @@ func (s *Service) FileURL(ctx context.Context, v Video, ttl time.Duration) (stri
 	if v.FileKey == "" {
 		return "", nil
 	}
-	return s.blob.PresignGet(ctx, v.FileKey, ttl, v.SourceTitle)
+	// Titles are cleaned on the way in; BaseName again keeps a record
+	// stored before that from failing every read.
+	return s.blob.PresignGet(ctx, v.FileKey, ttl, blob.BaseName(v.SourceTitle))
 }
 
 var hashRE = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)

@@ -20,6 +20,8 @@ import (
 type Decoder struct {
 	// FFmpegPath is the ffmpeg binary ("/opt/bin/ffmpeg" in Lambda).
 	FFmpegPath string
+	// FFprobePath is the ffprobe binary (default: FFprobePath(FFmpegPath)).
+	FFprobePath string
 	// SampleRate of the output; 0 means audio.DefaultSampleRate.
 	SampleRate int
 	// MinSeconds: shorter audio fails with ErrTooShort.
@@ -27,6 +29,11 @@ type Decoder struct {
 	// MaxSeconds caps how much audio is decoded (0 = all), which bounds
 	// memory for hostile or very long inputs.
 	MaxSeconds float64
+	// TooLongAfter, when set, fails longer audio with ErrTooLong: before
+	// decoding when the container says so, otherwise when decoding gets
+	// past it (decoding stops there, so a container that understates its
+	// duration costs no more than an honest one).
+	TooLongAfter float64
 	// TempDir holds spooled readers (default os.TempDir(), /tmp in Lambda).
 	TempDir string
 }
@@ -52,22 +59,52 @@ func (d Decoder) DecodeFile(ctx context.Context, path string) (audio.PCM, error)
 
 // DecodeWindow decodes length seconds (0 = to the end) starting at start
 // seconds, letting ffmpeg seek instead of decoding what is not needed.
+// The file is probed first (Probe): only the allowed demuxers read it.
 func (d Decoder) DecodeWindow(ctx context.Context, path string, start, length float64) (audio.PCM, error) {
-	if _, err := os.Stat(path); err != nil {
-		return audio.PCM{}, fmt.Errorf("decode: %w", err)
+	m, err := d.Probe(ctx, path)
+	if err != nil {
+		return audio.PCM{}, err
 	}
-	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error"}
-	if start > 0 {
-		args = append(args, "-ss", formatSeconds(start))
+	return d.DecodeMedia(ctx, m, start, length)
+}
+
+// DecodeMedia is DecodeWindow on a probed file.
+func (d Decoder) DecodeMedia(ctx context.Context, m Media, start, length float64) (audio.PCM, error) {
+	if !m.Audio {
+		return audio.PCM{}, fmt.Errorf("decode %s: no audio stream: %w", m.Path, ErrNoAudio)
 	}
-	args = append(args, "-i", path)
+	if d.TooLongAfter > 0 {
+		if m.Seconds-start > d.TooLongAfter+1 {
+			return audio.PCM{}, fmt.Errorf("decode %s: %.0f s: %w", m.Path, m.Seconds, ErrTooLong)
+		}
+		// A second more than allowed tells "too long" from "just fits".
+		if cut := d.TooLongAfter + 1; length <= 0 || length > cut {
+			length = cut
+		}
+	}
+	args := append([]string{"-nostdin", "-hide_banner", "-loglevel", "error"}, m.InputArgs(start)...)
 	if length > 0 {
 		args = append(args, "-t", formatSeconds(length))
 	}
 	args = append(args, "-map", "0:a:0", "-vn", "-sn", "-dn",
 		"-ac", "1", "-ar", strconv.Itoa(d.rate()), "-f", "s16le", "-acodec", "pcm_s16le", "pipe:1")
-	return d.run(ctx, path, args)
+	// The samples go in one allocation of the expected length rather
+	// than a slice doubled as it grows (which peaks at three times the
+	// audio): the container's duration, within the window asked for.
+	expect := m.Seconds - start
+	if length > 0 && (expect <= 0 || expect > length) {
+		expect = length
+	}
+	pcm, err := d.run(ctx, m.Path, args, int(min(max(expect, 0), maxPreallocSeconds)*float64(d.rate()))+d.rate())
+	if err == nil && d.TooLongAfter > 0 && pcm.Seconds() > d.TooLongAfter {
+		return audio.PCM{}, fmt.Errorf("decode %s: more than %.0f s: %w", m.Path, d.TooLongAfter, ErrTooLong)
+	}
+	return pcm, err
 }
+
+// maxPreallocSeconds bounds the preallocation for a window with no
+// length when the container claims a long duration.
+const maxPreallocSeconds = 3600
 
 // Decode decodes media read from r. Containers such as MP4 keep their index
 // at the end, which ffmpeg cannot reach on a pipe, so r is spooled to a
@@ -88,10 +125,10 @@ func (d Decoder) Decode(ctx context.Context, r io.Reader) (audio.PCM, error) {
 	return d.DecodeFile(ctx, f.Name())
 }
 
-func (d Decoder) run(ctx context.Context, name string, args []string) (audio.PCM, error) {
+func (d Decoder) run(ctx context.Context, name string, args []string, capacity int) (audio.PCM, error) {
 	cmd := exec.CommandContext(ctx, d.ffmpeg(), args...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 8 << 10}
+	cmd.Stderr = &LimitedWriter{W: &stderr, N: StderrLimit}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return audio.PCM{}, fmt.Errorf("decode: %w", err)
@@ -99,7 +136,7 @@ func (d Decoder) run(ctx context.Context, name string, args []string) (audio.PCM
 	if err := cmd.Start(); err != nil {
 		return audio.PCM{}, fmt.Errorf("decode: start ffmpeg: %w", err)
 	}
-	samples, readErr := readS16(bufio.NewReaderSize(out, 64<<10))
+	samples, readErr := readS16(bufio.NewReaderSize(out, 64<<10), capacity)
 	waitErr := cmd.Wait()
 	if ctx.Err() != nil {
 		return audio.PCM{}, fmt.Errorf("decode %s: %w", name, ctx.Err())
@@ -137,9 +174,9 @@ func classify(name string, err error, stderr string) error {
 	}
 }
 
-func readS16(r io.Reader) ([]float32, error) {
+func readS16(r io.Reader, capacity int) ([]float32, error) {
 	buf := make([]byte, 32<<10)
-	var out []float32
+	out := make([]float32, 0, capacity)
 	pending := 0 // an odd byte left at buf[0] by the previous read
 	for {
 		n, err := r.Read(buf[pending:])
@@ -170,16 +207,22 @@ func firstLine(s string) string {
 
 func formatSeconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
 
-type limitedWriter struct {
-	w io.Writer
-	n int
+// LimitedWriter keeps the first N bytes written to it in W and drops the
+// rest: ffmpeg's stderr, which a damaged file can fill with one error per
+// frame.
+type LimitedWriter struct {
+	W io.Writer
+	N int
 }
 
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if l.n > 0 {
-		k := min(len(p), l.n)
-		l.w.Write(p[:k])
-		l.n -= k
+func (l *LimitedWriter) Write(p []byte) (int, error) {
+	if l.N > 0 {
+		k := min(len(p), l.N)
+		l.W.Write(p[:k])
+		l.N -= k
 	}
 	return len(p), nil
 }
+
+// StderrLimit is how much of ffmpeg's stderr is kept.
+const StderrLimit = 8 << 10

@@ -22,6 +22,7 @@ var (
 	ErrCorrupt  = &Error{"corrupt_media", "The file is corrupt or not a supported audio or video format."}
 	ErrNoAudio  = &Error{"no_audio_stream", "The file has no audio stream."}
 	ErrTooShort = &Error{"too_short", "The audio is too short to analyze."}
+	ErrTooLong  = &Error{"too_long", "The audio is longer than this service analyzes."}
 )
 
 // Code returns the error_code of an input error in err's chain, or "" when

@@ -42,11 +42,14 @@ func WriteWAV(w io.Writer, p audio.PCM) error {
 	return bw.Flush()
 }
 
+// WAVSize is the size of the WAV file WriteWAV writes for n samples.
+func WAVSize(n int) int64 { return 44 + 2*int64(n) }
+
 // WAVBytes is p as a WAV file in memory (WriteWAV into a buffer, which
 // cannot fail).
 func WAVBytes(p audio.PCM) []byte {
 	var b bytes.Buffer
-	b.Grow(44 + 2*len(p.Samples))
+	b.Grow(int(WAVSize(len(p.Samples))))
 	_ = WriteWAV(&b, p)
 	return b.Bytes()
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"musiccatalog/pkg/audio/decode"
 )
 
 // transcode writes the mp3 and wav renditions of the files in one ffmpeg
@@ -15,15 +17,24 @@ import (
 // (-q:a 2) at algorithm quality 5, which encodes twice as fast as LAME's
 // default with no audible difference at that rate; the wav keeps the
 // source's rate and channels at 16 bits. bitexact keeps ffmpeg's version
-// out of the files. A failure is the inputs' fault when ffmpeg ran and
-// exited with an error.
+// out of the files. Each input is probed first and opened only with its
+// allowed demuxer (decode.Media.InputArgs): a manifest may name any file.
+// A failure is the inputs' fault when ffmpeg ran and exited with an error.
 func transcode(ctx context.Context, ffmpeg string, files []*file) error {
 	if len(files) == 0 {
 		return nil
 	}
 	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error", "-y"}
+	probe := decode.Decoder{FFmpegPath: ffmpeg}
 	for _, f := range files {
-		args = append(args, "-i", f.path)
+		m, err := probe.Probe(ctx, f.path)
+		if decode.Code(err) != "" {
+			return inputError{fmt.Errorf("transcode: %w", err)}
+		}
+		if err != nil {
+			return fmt.Errorf("transcode: %w", err)
+		}
+		args = append(args, m.InputArgs(0)...)
 	}
 	common := []string{"-vn", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact"}
 	for i, f := range files {
@@ -37,7 +48,7 @@ func transcode(ctx context.Context, ffmpeg string, files []*file) error {
 	}
 	cmd := exec.CommandContext(ctx, ffmpeg, args...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stderr = &decode.LimitedWriter{W: &stderr, N: decode.StderrLimit}
 	err := cmd.Run()
 	if err == nil {
 		return nil

@@ -77,16 +77,23 @@ func (a Analyzer) maxSeconds() float64 {
 // parallel (a Lambda with 1769 MB or more has two vCPUs).
 func (a Analyzer) Analyze(ctx context.Context, path string, picture bool) (soundtrack.Analysis, error) {
 	out := soundtrack.Analysis{Version: version}
+	dec := decode.Decoder{FFmpegPath: a.FFmpegPath, MinSeconds: features.MinSeconds, TempDir: a.TempDir}
+	media, err := dec.Probe(ctx, path)
+	if err != nil {
+		return soundtrack.Analysis{}, err
+	}
 	var (
 		wg     sync.WaitGroup
 		pic    *soundtrack.Picture
 		picErr error
 	)
-	if picture {
-		wg.Go(func() { pic, picErr = a.Picture(ctx, path) })
+	if picture && media.Video {
+		wg.Go(func() {
+			defer recoverTo(&picErr)
+			pic, picErr = a.Picture(ctx, media)
+		})
 	}
-	dec := decode.Decoder{FFmpegPath: a.FFmpegPath, MinSeconds: features.MinSeconds, TempDir: a.TempDir}
-	pcm, err := dec.DecodeWindow(ctx, path, 0, a.maxSeconds())
+	pcm, err := dec.DecodeMedia(ctx, media, 0, a.maxSeconds())
 	if err == nil {
 		err = a.describeAudio(pcm, &out)
 	}
@@ -105,6 +112,15 @@ func (a Analyzer) Analyze(ctx context.Context, path string, picture bool) (sound
 	}
 	out.Picture = pic
 	return out, nil
+}
+
+// recoverTo turns a panic of the goroutine it is deferred in into an
+// error: the router's recover does not reach other goroutines, and a
+// panic there would end the process.
+func recoverTo(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("videoanalysis: panic: %v", p)
+	}
 }
 
 // describeAudio keeps the music of pcm (dropping speech, silence and
@@ -144,15 +160,16 @@ func MusicOnly(pcm audio.PCM) audio.PCM {
 	return out
 }
 
-// Picture measures the pace of the first video stream of path; nil, nil
-// when the file has no picture.
-func (a Analyzer) Picture(ctx context.Context, path string) (*soundtrack.Picture, error) {
+// Picture measures the pace of the first video stream of a probed file;
+// nil, nil when the file has no picture.
+func (a Analyzer) Picture(ctx context.Context, media decode.Media) (*soundtrack.Picture, error) {
 	filter := fmt.Sprintf("fps=%d,scale=%d:-2,select='gte(scene\\,0)',metadata=print:key=lavfi.scene_score:file=-", sampleFPS, sceneWidth)
-	cmd := exec.CommandContext(ctx, a.ffmpeg(), "-nostdin", "-hide_banner", "-nostats", "-loglevel", "error",
-		"-t", strconv.FormatFloat(a.maxSeconds(), 'f', 3, 64), "-i", path,
-		"-map", "0:v:0?", "-an", "-sn", "-dn", "-vf", filter, "-f", "null", "-")
+	args := append([]string{"-nostdin", "-hide_banner", "-nostats", "-loglevel", "error",
+		"-t", strconv.FormatFloat(a.maxSeconds(), 'f', 3, 64)}, media.InputArgs(0)...)
+	args = append(args, "-map", "0:v:0?", "-an", "-sn", "-dn", "-vf", filter, "-f", "null", "-")
+	cmd := exec.CommandContext(ctx, a.ffmpeg(), args...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stderr = &decode.LimitedWriter{W: &stderr, N: decode.StderrLimit}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("videoanalysis: %w", err)
@@ -195,9 +212,13 @@ func parseSceneScores(r io.Reader) (scores, times []float64, err error) {
 			scores, times = append(scores, s), append(times, t)
 			continue
 		}
-		if i := strings.Index(line, "pts_time:"); i >= 0 {
-			if v, err := strconv.ParseFloat(strings.Fields(line[i+len("pts_time:"):])[0], 64); err == nil {
-				t = v
+		if _, rest, ok := strings.Cut(line, "pts_time:"); ok {
+			// "pts_time:" may end the line (or be followed by nothing
+			// readable): the time stays the previous one.
+			if f := strings.Fields(rest); len(f) > 0 {
+				if v, err := strconv.ParseFloat(f[0], 64); err == nil {
+					t = v
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +109,40 @@ func TestAnalyze(t *testing.T) {
 	os.WriteFile(junk, []byte("not media"), 0o644)
 	if _, err := (Analyzer{}).Analyze(ctx, junk, true); decode.Code(err) != "corrupt_media" {
 		t.Errorf("junk: %v", err)
+	}
+}
+
+// TestUnexpectedFFmpegOutput: scene output that ends in "pts_time:" (or
+// is otherwise not what ffmpeg usually prints) neither panics the picture
+// goroutine, which would end the process, nor fails the analysis.
+func TestUnexpectedFFmpegOutput(t *testing.T) {
+	for _, out := range []string{"frame:0 pts:0 pts_time:\n", "pts_time:\nlavfi.scene_score=0.5\n", "pts_time:x\nlavfi.scene_score=1\n"} {
+		if _, _, err := parseSceneScores(strings.NewReader(out)); err != nil {
+			t.Errorf("%q: %v", out, err)
+		}
+	}
+	var err error
+	func() {
+		defer recoverTo(&err)
+		var s []int
+		_ = s[1]
+	}()
+	if err == nil {
+		t.Error("a panic was not turned into an error")
+	}
+
+	needFFmpeg(t)
+	dir := t.TempDir()
+	real, _ := exec.LookPath("ffmpeg")
+	fake := filepath.Join(dir, "ffmpeg")
+	// The picture run prints a truncated frame line; decoding is real ffmpeg.
+	script := "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = -vf ] && { echo 'frame:0 pts:0 pts_time:'; exit 0; }; done\nexec '" + real + "' \"$@\"\n"
+	os.WriteFile(fake, []byte(script), 0o755)
+	song, _ := audiotest.Song(audio.DefaultSampleRate, 5, 3)
+	video := filepath.Join(dir, "v.mp4")
+	ffmpeg(t, "-i", wav(t, filepath.Join(dir, "a.wav"), song), "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25",
+		"-map", "0:a", "-map", "1:v", "-shortest", "-c:v", "mpeg4", "-c:a", "aac", video)
+	if a, err := (Analyzer{FFmpegPath: fake}).Analyze(context.Background(), video, true); err != nil || a.Music == nil {
+		t.Errorf("analysis: %+v %v", a, err)
 	}
 }
