@@ -775,3 +775,6 @@ func (t *Template) StateMachines() ([]*StateMachine, error) {
 	}
 	return out, nil
 }
+
+// Stack is the stack name the template is read under.
+func (t *Template) Stack() string { return t.names.Stack }
