@@ -5,7 +5,7 @@
 #   infra/local/versitygw.sh stop    stop it and remove its data
 #
 # After start, `. "$LOCAL_RUN_DIR/versitygw.env"` exports TEST_S3_ENDPOINT,
-# TEST_S3_ACCESS_KEY and TEST_S3_SECRET_KEY. LOCAL_RUN_DIR defaults to
+# TEST_S3_ACCESS_KEY, TEST_S3_SECRET_KEY and TEST_S3_SERVER=versitygw. LOCAL_RUN_DIR defaults to
 # infra/local/.run; the binary is cached under ${MUSICCATALOG_CACHE:-~/.cache/musiccatalog}.
 set -euo pipefail
 
@@ -119,6 +119,7 @@ start() {
 export TEST_S3_ENDPOINT=$endpoint
 export TEST_S3_ACCESS_KEY=$access
 export TEST_S3_SECRET_KEY=$secret
+export TEST_S3_SERVER=versitygw
 EOF
 			echo "versitygw.sh: versitygw (PID $pid) answers at $endpoint; env in $env_file" >&2
 			return 0

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
@@ -15,8 +17,13 @@ import (
 	"musiccatalog/pkg/store"
 )
 
-// MaxUserIDLength bounds X-User-ID, which becomes part of a storage key.
+// MaxUserIDLength bounds X-User-ID, which becomes part of a storage key,
+// in characters (at most 4 bytes each: the key stays under DynamoDB's
+// 2,048-byte partition key).
 const MaxUserIDLength = 255
+
+// MaxNameLength bounds a channel's display name, in characters.
+const MaxNameLength = 200
 
 // Owner is whose allowlist is meant: a partner client's own, or one of its
 // end users' (EndUser exactly as the partner wrote it in X-User-ID).
@@ -93,8 +100,8 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	if err != nil {
 		return Channel{}, false, err
 	}
-	if len(in.Name) > 200 {
-		return Channel{}, false, errs.Field(op, "name", "Ensure this field has no more than 200 characters.")
+	if utf8.RuneCountInString(in.Name) > MaxNameLength {
+		return Channel{}, false, errs.Field(op, "name", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxNameLength))
 	}
 	if in.ImageURL != "" {
 		if u, err := url.Parse(in.ImageURL); err != nil || u.Scheme != "https" || u.Host == "" {

@@ -12,11 +12,12 @@ import (
 
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/catalog/manifest"
 )
 
 // ManifestPrefix is where an uploaded catalog manifest starts an ingest
 // (the catalog-ingest function's S3 trigger filters on it and on ".jsonl").
-const ManifestPrefix = "catalog-manifests/"
+const ManifestPrefix = manifest.UploadPrefix
 
 // CatalogIngestHandler ingests every manifest an S3 event names. Ingest is
 // idempotent (the same manifest publishes the same version), so S3's

@@ -28,7 +28,7 @@ type Config struct {
 	TokenCacheTTL       time.Duration          // TOKEN_CACHE_TTL: how long a resolved token is trusted
 	RecognitionDailyCap int                    // RECOGNITION_DAILY_CAP: default daily submits per client without its own cap
 	BlobSecret          string                 // BLOB_SIGNING_SECRET: HMAC key of local signed URLs (default: generated in DATA_DIR)
-	LicensePageBase     string                 // LICENSE_PAGE_BASE: base URL of public license pages, {base}/v/{id} (default: the request's own host)
+	LicensePageBase     string                 // LICENSE_PAGE_BASE: base URL of public license pages, {base}/v/{id} (default: the API's public base: PUBLIC_BASE_URL locally, API Gateway's domain on AWS)
 
 	// Soundtrack videos and link fetching.
 	YTDLPPath                 string // YTDLP_PATH: yt-dlp binary that fetches links (default "yt-dlp"; absent = links cannot be fetched)

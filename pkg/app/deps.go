@@ -203,6 +203,9 @@ func (d *Deps) API() *httpapi.API {
 	a.SoundtrackDirectUploadMax = d.Config.SoundtrackDirectUploadMax
 	d.licensesAPI(a)
 	d.playlistsAPI(a)
+	if d.BlobHandler != nil { // local: the configured base; on AWS, API Gateway's domain
+		a.PublicBaseURL = d.Config.PublicBaseURL
+	}
 	return a
 }
 

@@ -94,7 +94,9 @@ func TestLicensePageThroughLambda(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler := lambdarun.NewHTTPHandler(d.API().Handler(httpapi.GroupLicenses))
+	api := d.API()
+	api.PublicBaseURL = "" // as wired on AWS: pages on API Gateway's domain name
+	handler := lambdarun.NewHTTPHandler(api.Handler(httpapi.GroupLicenses))
 	path := "/v/" + res.License.ID
 	resp, err := handler(context.Background(), events.APIGatewayV2HTTPRequest{
 		Version: "2.0", RouteKey: "GET /v/{license_id}", RawPath: path,

@@ -358,16 +358,37 @@ func TestSoundtrackSearchByVideoAndURL(t *testing.T) {
 	}
 	hash := r.Map(t)["source_value"].(string)
 	anon := apitest.New(t, d.LocalHandler()) // search is public
-	list := resultIDs(t, anon.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + hash}))
+	list := resultIDs(t, c.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + hash}))
 	if len(list) == 0 || list[0] != ids[x] {
 		t.Fatalf("by-video: %v; want %s first", list, ids[x])
 	}
-	if again := resultIDs(t, anon.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + strings.ToUpper(hash)})); !slices.Equal(again, list) {
+	if again := resultIDs(t, c.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + strings.ToUpper(hash)})); !slices.Equal(again, list) {
 		t.Errorf("same value, another list: %v vs %v", again, list)
 	}
-	page := resultIDs(t, anon.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + hash + "&limit=2&offset=1"}))
+	page := resultIDs(t, c.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + hash + "&limit=2&offset=1"}))
 	if !slices.Equal(page, list[1:3]) {
 		t.Errorf("page 2 %v of %v", page, list)
+	}
+	// The video is private: to anyone but its creator its hash reads
+	// exactly as one nobody uploaded, so it tells nobody the file exists.
+	_, otherKey, err := d.Identity.CreateClient(context.Background(), identity.NewClient{Name: "O", Plan: identity.PlanEnterprise})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := apitest.New(t, d.LocalHandler())
+	other.Token = otherKey
+	unknown := anon.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=0123456789abcdef0123456789abcdef"})
+	for name, cl := range map[string]*apitest.Client{"anonymous": anon, "another client": other} {
+		if r := cl.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + hash}); r.Status != unknown.Status || string(r.Body) != string(unknown.Body) {
+			t.Errorf("%s, another's private video: %d %s; want what an unknown hash gets: %d %s", name, r.Status, r.Body, unknown.Status, unknown.Body)
+		}
+	}
+	// A public upload of the same file opens its hash to everybody.
+	if r := postFile(c, "x.mp4", video, map[string]string{"is_public": "true"}, t); r.Status != 201 || r.Map(t)["source_value"] != hash {
+		t.Fatalf("public create: %d %s", r.Status, r.Body)
+	}
+	if got := resultIDs(t, anon.Do(apitest.Request{Method: "GET", Path: byVideoPath + "?value=" + hash})); !slices.Equal(got, list) {
+		t.Errorf("public video, anonymous by-video: %v; want %v", got, list)
 	}
 	for q, status := range map[string]int{"": 400, "?value=0123456789abcdef0123456789abcdef": 404, "?value=hello": 400,
 		"?value=" + hash + "&bpm__range=fast": 400} {

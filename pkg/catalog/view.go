@@ -156,15 +156,21 @@ func CompleteRights(holders []RightsHolder) []RightsHolder {
 }
 
 // VocalsLabel is the search-shape vocals text (§2.1): "Male Vocals",
-// "Female Vocals", "Mixed Vocals", or empty for instrumentals and unknown.
-func VocalsLabel(v string) string {
+// "Female Vocals", "Mixed Vocals", "" for instrumentals (§2.1: "Empty for
+// instrumentals"), and nil (JSON null) when the vocals are unknown, so
+// that a client can tell "no vocals" from "not known".
+func VocalsLabel(v string) *string {
+	var s string
 	switch v {
-	case "male":
-		return "Male Vocals"
-	case "female":
-		return "Female Vocals"
-	case "mixed":
-		return "Mixed Vocals"
+	case VocalsMale:
+		s = "Male Vocals"
+	case VocalsFemale:
+		s = "Female Vocals"
+	case VocalsMixed:
+		s = "Mixed Vocals"
+	case VocalsInstrumental:
+	default:
+		return nil
 	}
-	return ""
+	return &s
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -25,6 +26,12 @@ func TestPublic(t *testing.T) {
 		"192.168.1.1": false, "169.254.169.254": false, "fe80::1": false, "fd00::1": false, "0.0.0.0": false,
 		"::": false, "100.64.0.1": false, "224.0.0.1": false, "255.255.255.255": false, "::ffff:127.0.0.1": false,
 		"::ffff:10.0.0.1": false, "64:ff9b::a00:1": false, "2002:7f00:1::": false, "198.18.0.1": false,
+		// IPv4-compatible, IPv4-translated, 6to4 relay, site-local and the
+		// other IANA special-purpose ranges; IPv4 in IPv6 forms.
+		"::7f00:1": false, "::a9fe:a9fe": false, "::808:808": false, "::ffff:0:7f00:1": false, "::ffff:0:808:808": false,
+		"192.88.99.1": false, "fec0::1": false, "feff::1": false, "3fff::1": false, "5f00::1": false, "100:0:0:1::1": false,
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2": false, "192.0.0.170": false, "::ffff:8.8.8.8": true,
+		"1::1": false, "4000::1": false, "2001:4860:4860::8888": true,
 	} {
 		if got := Public(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("Public(%s) = %v", addr, got)
@@ -238,5 +245,27 @@ f=$(echo "$out" | sed 's/%(ext)s/webm/'); echo data > "$f"; echo '{"title": "Nev
 	// Not installed: the service's fault, not the client's.
 	if _, err := (&YTDLP{Path: "/nonexistent/yt-dlp", Guard: &Guard{}}).Fetch(ctx, l, t.TempDir(), false); errs.KindOf(err) != errs.Internal {
 		t.Errorf("missing binary: %v", err)
+	}
+}
+
+// TestYTDLPFormatsAreHTTPOnly: every format alternative yt-dlp may pick
+// is downloaded over HTTP(S), the one protocol that goes through the
+// guarded proxy (HLS via ffmpeg, RTMP and the like would not).
+func TestYTDLPFormatsAreHTTPOnly(t *testing.T) {
+	l, err := soundtrack.ParseLink("https://youtu.be/dQw4w9WgXcQ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, audioOnly := range []bool{true, false} {
+		args := (&YTDLP{}).Args(l, t.TempDir(), "http://127.0.0.1:1", audioOnly)
+		i := slices.Index(args, "-f")
+		if i < 0 || i+1 >= len(args) {
+			t.Fatalf("no -f in %v", args)
+		}
+		for _, alt := range strings.Split(args[i+1], "/") {
+			if !strings.Contains(alt, "[protocol^=http]") {
+				t.Errorf("audioOnly=%v: format alternative %q may use a protocol that bypasses the proxy", audioOnly, alt)
+			}
+		}
 	}
 }

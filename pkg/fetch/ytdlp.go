@@ -34,10 +34,15 @@ type YTDLP struct {
 var _ soundtrack.VideoFetcher = (*YTDLP)(nil)
 
 // Formats: a single file (no merging step), small: the analysis decodes
-// mono audio at 11 kHz and samples the picture at 160 px.
+// mono audio at 11 kHz and samples the picture at 160 px. Every
+// alternative carries httpOnly: formats served over HLS through ffmpeg,
+// RTMP, RTSP, websockets or any other protocol would be downloaded by
+// another program that ignores --proxy, and so past the Guard.
 const (
-	audioFormat = "bestaudio[filesize<?60M]/worstaudio/best[height<=480]/best"
-	videoFormat = "best[height<=480][filesize<?60M]/best[height<=720]/best"
+	httpOnly    = "[protocol^=http]"
+	audioFormat = "bestaudio" + httpOnly + "[filesize<?60M]/worstaudio" + httpOnly +
+		"/best" + httpOnly + "[height<=480]/best" + httpOnly
+	videoFormat = "best" + httpOnly + "[height<=480][filesize<?60M]/best" + httpOnly + "[height<=720]/best" + httpOnly
 )
 
 // Args are the yt-dlp arguments of one fetch, exported for tests.

@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"musiccatalog/pkg/allowlist"
 	"musiccatalog/pkg/errs"
@@ -49,8 +51,10 @@ func EndUserID(r *http.Request, required bool) (string, error) {
 		return "", errs.E(op, errs.Invalid, "X-User-ID must be a single value without commas.")
 	case strings.TrimSpace(vals[0]) == "":
 		return "", errs.E(op, errs.Invalid, "X-User-ID must not be blank.")
-	case len(vals[0]) > allowlist.MaxUserIDLength:
-		return "", errs.E(op, errs.Invalid, "X-User-ID must be at most 255 characters.")
+	case !utf8.ValidString(vals[0]):
+		return "", errs.E(op, errs.Invalid, "X-User-ID must be UTF-8 text.")
+	case utf8.RuneCountInString(vals[0]) > allowlist.MaxUserIDLength:
+		return "", errs.E(op, errs.Invalid, fmt.Sprintf("X-User-ID must be at most %d characters.", allowlist.MaxUserIDLength))
 	}
 	return vals[0], nil
 }
@@ -75,7 +79,7 @@ func (a *API) listChannels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next, prev := PageLinks(r, pp, pp.Offset+len(chans) < total)
+	next, prev := a.PageLinks(r, pp, pp.Offset+len(chans) < total)
 	WriteJSON(w, http.StatusOK, channelList{Count: total, Next: next, Previous: prev, Results: chans})
 	return nil
 }

@@ -57,7 +57,7 @@ type API struct {
 	// SiteURL is the public website that short links point to.
 	SiteURL string
 	// Licenses issues and reads licenses; LicensePageBase is where their
-	// public pages live ("" = this server as the request addressed it).
+	// public pages live ("" = the API's public base, see publicBase).
 	Licenses        LicenseService
 	LicensePageBase string
 	// Idempotency keeps the responses of requests sent with an
@@ -65,6 +65,10 @@ type API struct {
 	Idempotency *idempotency.Service
 	// Playlists keeps end users' playlists (§4.7).
 	Playlists PlaylistsService
+	// PublicBaseURL is the address clients reach the API at; next and
+	// previous links are built on it ("" on Lambda: API Gateway's domain
+	// name of the request).
+	PublicBaseURL string
 
 	limiter *limiter
 }

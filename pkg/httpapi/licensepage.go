@@ -65,13 +65,12 @@ type publicLicenseJSON struct {
 }
 
 // pageBase is where license pages live: LicensePageBase, else this
-// server as the client addressed it.
+// server at its public base (never the Host header the client sent).
 func (a *API) pageBase(r *http.Request) string {
 	if a.LicensePageBase != "" {
 		return strings.TrimRight(a.LicensePageBase, "/")
 	}
-	u := absoluteURL(r)
-	return u.Scheme + "://" + u.Host
+	return a.publicBase(r)
 }
 
 func humanTime(t time.Time) string { return t.UTC().Format("2 January 2006, 15:04 MST") }

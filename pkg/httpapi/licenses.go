@@ -349,7 +349,7 @@ func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
 	for i, l := range ls {
 		out[i] = toLicenseJSON(l)
 	}
-	next, prev := PageLinks(r, pp, pp.Offset+len(ls) < total)
+	next, prev := a.PageLinks(r, pp, pp.Offset+len(ls) < total)
 	WriteJSON(w, http.StatusOK, licenseList{Success: true, Count: total, Next: next, Previous: prev, Results: out})
 	return nil
 }

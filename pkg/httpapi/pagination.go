@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"musiccatalog/pkg/errs"
 )
@@ -22,19 +23,25 @@ func ParsePage(r *http.Request, defaultLimit, maxLimit int) (PageParams, error) 
 	const op = "httpapi.ParsePage"
 	q := r.URL.Query()
 	p := PageParams{Limit: defaultLimit}
+	bad := map[string][]string{} // every bad parameter at once
 	if s := q.Get("limit"); s != "" {
 		n, ok := nonNegative(s)
 		if !ok || n < 1 {
-			return p, errs.Field(op, "limit", "Ensure this value is a positive integer.")
+			bad["limit"] = []string{"Ensure this value is a positive integer."}
+		} else {
+			p.Limit = min(n, maxLimit)
 		}
-		p.Limit = min(n, maxLimit)
 	}
 	if s := q.Get("offset"); s != "" {
 		n, ok := nonNegative(s)
 		if !ok {
-			return p, errs.Field(op, "offset", "Ensure this value is an integer greater than or equal to 0.")
+			bad["offset"] = []string{"Ensure this value is an integer greater than or equal to 0."}
+		} else {
+			p.Offset = n
 		}
-		p.Offset = n
+	}
+	if len(bad) > 0 {
+		return p, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	return p, nil
 }
@@ -53,30 +60,35 @@ func nonNegative(s string) (int, bool) {
 	return int(n), true
 }
 
-// absoluteURL is the request's own URL as the client addressed it.
-func absoluteURL(r *http.Request) *url.URL {
-	u := *r.URL
-	if u.Scheme == "" {
-		u.Scheme = "http"
-		if r.TLS != nil {
-			u.Scheme = "https"
-		}
-		if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
-			u.Scheme = p
-		}
+// publicBase is the API's public address, scheme://host[/prefix]:
+// PublicBaseURL when configured, else the origin the platform vouches for
+// (on Lambda the adapter builds r.URL from API Gateway's domain name), else
+// "" (links are then relative). Never the client's Host or X-Forwarded-*
+// headers: a link built from them points wherever the client says.
+func (a *API) publicBase(r *http.Request) string {
+	if b, err := url.Parse(a.PublicBaseURL); a.PublicBaseURL != "" && err == nil && b.Host != "" {
+		return b.Scheme + "://" + b.Host + strings.TrimRight(b.Path, "/")
 	}
-	if u.Host == "" {
-		u.Host = r.Host
+	if r.URL.Host != "" && r.URL.Scheme != "" {
+		return r.URL.Scheme + "://" + r.URL.Host
 	}
-	u.Fragment = ""
-	return &u
+	return ""
+}
+
+// linkURL is this request's path and query at publicBase.
+func (a *API) linkURL(r *http.Request) *url.URL {
+	u := &url.URL{Path: r.URL.Path, RawQuery: r.URL.RawQuery}
+	if b, err := url.Parse(a.publicBase(r)); err == nil && b.Host != "" {
+		u.Scheme, u.Host, u.Path = b.Scheme, b.Host, b.Path+u.Path
+	}
+	return u
 }
 
 // PageLinks builds absolute next/previous URLs that keep every other query
 // parameter. hasMore says whether results exist past this page.
-func PageLinks(r *http.Request, p PageParams, hasMore bool) (next, previous *string) {
+func (a *API) PageLinks(r *http.Request, p PageParams, hasMore bool) (next, previous *string) {
 	link := func(offset int) *string {
-		u := absoluteURL(r)
+		u := a.linkURL(r)
 		q := u.Query()
 		q.Set("limit", strconv.Itoa(p.Limit))
 		if offset > 0 {

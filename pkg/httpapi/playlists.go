@@ -191,7 +191,7 @@ func (a *API) playlistList(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Results = append(out.Results, slim)
 	}
-	out.Next, out.Previous = PageLinks(r, pg, pg.Offset+pg.Limit < total)
+	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < total)
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil
@@ -655,7 +655,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range tracks[min(pg.Offset, len(tracks)):min(len(tracks), pg.Offset+pg.Limit)] {
 		out.Results = append(out.Results, a.searchTrack(search.Hit{Track: t}))
 	}
-	out.Next, out.Previous = PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
+	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil

@@ -19,7 +19,10 @@ type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
 // Body-size limits (interface.md §8 where it names them; 1 MB for JSON bodies).
 const (
 	MaxJSONBody int64 = 1_000_000
-	NoBody      int64 = 0
+	// NoBody marks an endpoint whose method takes no body (GET, DELETE):
+	// a body sent anyway is ignored, unread, as HTTP says a body there
+	// has no meaning, rather than refused.
+	NoBody int64 = 0
 )
 
 // Router registers endpoints on a ServeMux and wraps them with the
@@ -57,11 +60,14 @@ func (rt *Router) handleOn(mux *http.ServeMux, pattern string, maxBody int64, h 
 		pattern += "{$}"
 	}
 	mux.Handle(pattern, registered{http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > maxBody {
+		if maxBody == NoBody {
+			r.Body, r.ContentLength = http.NoBody, 0
+		} else if r.ContentLength > maxBody {
 			writeError(w, r, tooLarge(maxBody))
 			return
+		} else {
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		if err := h(w, r); err != nil {
 			writeError(w, r, err)
 		}

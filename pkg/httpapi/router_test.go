@@ -116,20 +116,49 @@ func TestRequestIDIsEchoed(t *testing.T) {
 	}
 }
 
+// TestPageLinksUseThePublicBaseURL: links are built on the configured
+// base, never on the client's Host or X-Forwarded-* headers.
+func TestPageLinksUseThePublicBaseURL(t *testing.T) {
+	r := httptest.NewRequest("GET", "/api/v4/x/?limit=10&genre=rock", nil)
+	r.Host = "evil.example"
+	r.Header.Set("X-Forwarded-Proto", "https")
+	r.Header.Set("X-Forwarded-Host", "evil.example")
+	pp := PageParams{Limit: 10}
+	for base, want := range map[string]string{
+		"https://api.example":      "https://api.example/api/v4/x/?genre=rock&limit=10&offset=10",
+		"https://api.example/pre/": "https://api.example/pre/api/v4/x/?genre=rock&limit=10&offset=10",
+		"":                         "/api/v4/x/?genre=rock&limit=10&offset=10", // nothing vouched for: relative
+	} {
+		next, _ := (&API{PublicBaseURL: base}).PageLinks(r, pp, true)
+		if next == nil || *next != want {
+			t.Errorf("base %q: next = %v, want %s", base, deref(next), want)
+		}
+	}
+}
+
+// TestParsePageReportsEveryBadParameter: limit and offset both named.
+func TestParsePageReportsEveryBadParameter(t *testing.T) {
+	_, err := ParsePage(httptest.NewRequest("GET", "/x/?limit=-3&offset=-1", nil), 20, 100)
+	var e *errs.Error
+	if !errors.As(err, &e) || len(e.Fields["limit"]) != 1 || len(e.Fields["offset"]) != 1 {
+		t.Fatalf("ParsePage(limit=-3&offset=-1) = %v; want errors on limit and offset", err)
+	}
+}
+
 func TestPageLinksKeepOtherParameters(t *testing.T) {
 	r := httptest.NewRequest("GET", "http://api.test/api/v4/x/?genre=rock&limit=10&offset=10&mood=happy", nil)
 	pp, err := ParsePage(r, 20, 100)
 	if err != nil || pp.Limit != 10 || pp.Offset != 10 {
 		t.Fatalf("ParsePage = %+v, %v", pp, err)
 	}
-	next, prev := PageLinks(r, pp, true)
+	next, prev := (&API{}).PageLinks(r, pp, true)
 	if next == nil || *next != "http://api.test/api/v4/x/?genre=rock&limit=10&mood=happy&offset=20" {
 		t.Errorf("next = %v", deref(next))
 	}
 	if prev == nil || *prev != "http://api.test/api/v4/x/?genre=rock&limit=10&mood=happy" {
 		t.Errorf("previous = %v", deref(prev))
 	}
-	if next, _ := PageLinks(r, pp, false); next != nil {
+	if next, _ := (&API{}).PageLinks(r, pp, false); next != nil {
 		t.Errorf("next on the last page: %s", *next)
 	}
 	for _, q := range []string{"limit=0", "limit=x", "offset=-1", "offset=1.5"} {
@@ -213,5 +242,27 @@ func TestNotFoundHintsOnlyTheTrailingSlash(t *testing.T) {
 	}
 	if m := decode(t, serve(rt, "GET", "/things//extra/", "")); strings.Contains(m["detail"].(string), "Did you mean") {
 		t.Errorf("hint for a cleaned path: %v", m)
+	}
+}
+
+// TestBodiesOnMethodsWithoutOneAreIgnored: a GET (or DELETE) carrying a
+// body is served as without one, whatever its size or framing.
+func TestBodiesOnMethodsWithoutOneAreIgnored(t *testing.T) {
+	rt := testRouter()
+	for _, body := range []string{"x", `{"a":1}`, strings.Repeat("x", 2<<20)} {
+		if w := serve(rt, "GET", "/things/", body); w.Code != 200 {
+			t.Errorf("GET with a %d-byte body: %d %s", len(body), w.Code, w.Body)
+		}
+	}
+	r := httptest.NewRequest("GET", "/things/", io.MultiReader(strings.NewReader("chunked")))
+	r.ContentLength = -1
+	w := httptest.NewRecorder()
+	rt.ServeHTTP(w, r)
+	if w.Code != 200 {
+		t.Errorf("GET with a chunked body: %d %s", w.Code, w.Body)
+	}
+	// Methods that take a body still have it capped.
+	if w := serve(rt, "POST", "/things/", strings.Repeat("x", 100)); w.Code != 413 {
+		t.Errorf("POST over its cap: %d", w.Code)
 	}
 }

@@ -162,7 +162,7 @@ type searchTrackJSON struct {
 	SubgenreName      string           `json:"subgenre_name"`
 	MoodName          string           `json:"mood_name"`
 	SecondaryMoodName string           `json:"secondary_mood_name"`
-	Vocals            string           `json:"vocals"`
+	Vocals            *string          `json:"vocals"`
 	HasStems          bool             `json:"has_stems"`
 	Cover             string           `json:"cover"`
 	ReleaseDate       string           `json:"release_date"`
@@ -210,7 +210,7 @@ func (a *API) WriteSearchResults(w http.ResponseWriter, r *http.Request, opts se
 	for _, h := range res.Hits {
 		page.Results = append(page.Results, a.searchTrack(h))
 	}
-	page.Next, page.Previous = PageLinks(r, PageParams{Limit: opts.Limit, Offset: opts.Offset},
+	page.Next, page.Previous = a.PageLinks(r, PageParams{Limit: opts.Limit, Offset: opts.Offset},
 		opts.Offset+len(res.Hits) < res.Total && len(res.Hits) > 0)
 	// Rankings follow the catalog version and the caller's plan: private
 	// caching only, and briefly.

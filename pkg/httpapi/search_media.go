@@ -41,7 +41,7 @@ func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 	if err := a.throttleMediaSearch(r); err != nil {
 		return err
 	}
-	an, err := st.AnalysisFor(r.Context(), value, false)
+	an, err := st.AnalysisFor(r.Context(), value, principalID(r), false)
 	if errors.Is(err, soundtrack.ErrBadLink) {
 		return errs.Field(op, "value", "Enter the 32-character hash (source_value) of an uploaded video, or a link to a video on "+
 			strings.Join(soundtrack.Platforms, ", ")+".")
@@ -86,7 +86,7 @@ func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 		if err := a.throttleMediaSearch(r); err != nil {
 			return err
 		}
-		an, err := st.AnalysisFor(r.Context(), link, true)
+		an, err := st.AnalysisFor(r.Context(), link, "", true)
 		if errors.Is(err, soundtrack.ErrBadLink) {
 			return errs.Field(op, "link", "Enter a link to a song or video on "+strings.Join(soundtrack.Platforms, ", ")+
 				", or to a track on this catalog's site.")

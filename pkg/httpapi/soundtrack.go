@@ -23,7 +23,7 @@ type SoundtrackService interface {
 	Create(ctx context.Context, p *identity.Principal, in soundtrack.CreateInput) (soundtrack.Video, error)
 	Get(ctx context.Context, id string) (soundtrack.Video, error)
 	FileURL(ctx context.Context, v soundtrack.Video, ttl time.Duration) (string, error)
-	AnalysisFor(ctx context.Context, value string, audioOnly bool) (soundtrack.Analysis, error)
+	AnalysisFor(ctx context.Context, value, viewer string, audioOnly bool) (soundtrack.Analysis, error)
 }
 
 const (

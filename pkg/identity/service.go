@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"musiccatalog/pkg/clock"
@@ -23,23 +22,14 @@ type Service struct {
 	st    store.Store
 	clock clock.Clock
 	ids   ids.Source
-	// cacheTTL bounds how long a resolved token is trusted without a read
-	// (DESIGN.md §6); revocation takes effect within it.
-	cacheTTL time.Duration
-
-	mu    sync.Mutex
-	cache map[string]cachedPrincipal
-}
-
-type cachedPrincipal struct {
-	p       Principal
-	err     error
-	fetched time.Time
+	// cache trusts a resolved token for cacheTTL without a read
+	// (DESIGN.md §6); revocation takes effect within it, expiry at once.
+	cache *tokenCache
 }
 
 // New returns a Service. cacheTTL 0 disables the token cache.
 func New(st store.Store, c clock.Clock, src ids.Source, cacheTTL time.Duration) *Service {
-	return &Service{st: st, clock: c, ids: src, cacheTTL: cacheTTL, cache: map[string]cachedPrincipal{}}
+	return &Service{st: st, clock: c, ids: src, cache: newTokenCache(cacheTTL)}
 }
 
 func clientKey(id string) store.Key { return store.Key{PK: "CLIENT#" + id, SK: "PROFILE"} }
@@ -286,22 +276,15 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	}
 	hash := ids.HashToken(token)
 	now := s.clock.Now()
-	if s.cacheTTL > 0 {
-		s.mu.Lock()
-		c, ok := s.cache[hash]
-		s.mu.Unlock()
-		if ok && now.Sub(c.fetched) < s.cacheTTL {
-			return c.p, c.err
-		}
+	if p, err, ok := s.cache.get(hash, now); ok {
+		return p, err
 	}
-	p, err := s.resolve(ctx, hash, now)
-	if s.cacheTTL > 0 && (err == nil || isAuthOutcome(err)) {
-		s.mu.Lock()
-		if len(s.cache) > 10000 { // bound memory against token-guessing floods
-			clear(s.cache)
-		}
-		s.cache[hash] = cachedPrincipal{p: p, err: err, fetched: now}
-		s.mu.Unlock()
+	p, expires, err := s.resolve(ctx, hash, now)
+	switch {
+	case err == nil:
+		s.cache.putGood(hash, p, expires, now)
+	case isAuthOutcome(err):
+		s.cache.putBad(hash, err, now)
 	}
 	return p, err
 }
@@ -311,46 +294,45 @@ func isAuthOutcome(err error) bool {
 		errors.Is(err, ErrExpiredToken) || errors.Is(err, ErrInactiveClient)
 }
 
-func (s *Service) resolve(ctx context.Context, hash string, now time.Time) (Principal, error) {
+// resolve reads a token and its client and user; it also returns the
+// token's expiry (zero: none) for the cache to check on every hit.
+func (s *Service) resolve(ctx context.Context, hash string, now time.Time) (Principal, time.Time, error) {
 	tok, err := s.st.Get(ctx, store.Accounts, tokenKey(hash))
 	if errors.Is(err, store.ErrNotFound) {
-		return Principal{}, ErrInvalidToken
+		return Principal{}, time.Time{}, ErrInvalidToken
 	}
 	if err != nil {
-		return Principal{}, errs.Wrap("identity.Authenticate", err)
+		return Principal{}, time.Time{}, errs.Wrap("identity.Authenticate", err)
 	}
 	if tok.Bool("revoked") {
-		return Principal{}, ErrRevokedToken
+		return Principal{}, time.Time{}, ErrRevokedToken
 	}
-	if exp := tok.Time("token_expires_at"); !exp.IsZero() && !now.Before(exp) {
-		return Principal{}, ErrExpiredToken
+	exp := tok.Time("token_expires_at")
+	if !exp.IsZero() && !now.Before(exp) {
+		return Principal{}, time.Time{}, ErrExpiredToken
 	}
 	c, err := s.GetClient(ctx, tok.Str("client_id"))
 	if errs.Is(err, errs.NotFound) {
-		return Principal{}, ErrInvalidToken
+		return Principal{}, time.Time{}, ErrInvalidToken
 	}
 	if err != nil {
-		return Principal{}, err
+		return Principal{}, time.Time{}, err
 	}
 	if c.Status != StatusActive {
-		return Principal{}, ErrInactiveClient
+		return Principal{}, time.Time{}, ErrInactiveClient
 	}
 	p := Principal{Client: c, Scopes: splitScopes(tok.Str("scopes")), TokenID: hash[:12]}
 	if uid := tok.Str("user_id"); uid != "" {
 		u, err := s.GetUser(ctx, uid)
 		if errs.Is(err, errs.NotFound) {
-			return Principal{}, ErrInvalidToken
+			return Principal{}, time.Time{}, ErrInvalidToken
 		}
 		if err != nil {
-			return Principal{}, err
+			return Principal{}, time.Time{}, err
 		}
 		p.User = &u
 	}
-	return p, nil
+	return p, exp, nil
 }
 
-func (s *Service) flushCache() {
-	s.mu.Lock()
-	clear(s.cache)
-	s.mu.Unlock()
-}
+func (s *Service) flushCache() { s.cache.flush() }

@@ -3,6 +3,7 @@ package identity_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -149,5 +150,57 @@ func TestCreateValidation(t *testing.T) {
 	}
 	if _, _, err := svc.CreateUser(ctx, "00000000-0000-4000-8000-000000000000", "carol", "x"); !errs.Is(err, errs.NotFound) {
 		t.Errorf("unknown client: %v", err)
+	}
+}
+
+func TestCachedTokenStopsWorkingWhenItExpires(t *testing.T) {
+	c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	svc, _ := newService(t, c, 10*time.Second)
+	ctx := context.Background()
+	cl, _, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := svc.CreateToken(ctx, cl.ID, "", c.Now().Add(3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, tok); err != nil { // cached now
+		t.Fatal(err)
+	}
+	c.Advance(3*time.Second - time.Nanosecond)
+	if _, err := svc.Authenticate(ctx, tok); err != nil {
+		t.Errorf("just before its expiry: %v", err)
+	}
+	c.Advance(time.Nanosecond)
+	if _, err := svc.Authenticate(ctx, tok); !errors.Is(err, identity.ErrExpiredToken) {
+		t.Errorf("at its expiry, within the cache TTL: %v, want expired", err)
+	}
+}
+
+func TestInvalidTokensCannotFlushCachedPrincipals(t *testing.T) {
+	c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	svc, st := newService(t, c, 10*time.Second)
+	other := identity.New(st, c, ids.Random{}, 0)
+	ctx := context.Background()
+	_, key, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	// Revoked elsewhere: while the principal stays cached, this instance
+	// still answers from its cache, which is what the flood must not change.
+	if err := other.RevokeToken(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20000 {
+		if _, err := svc.Authenticate(ctx, fmt.Sprintf("mcat_guess%d", i)); !errors.Is(err, identity.ErrInvalidToken) {
+			t.Fatalf("guess %d: %v", i, err)
+		}
+	}
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Errorf("a flood of invalid tokens evicted a valid cached principal: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,61 @@ func BenchmarkByText10kColdDomain(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// hostileWords are single long words of the kind that made fuzzy matching
+// expensive (or fail: bleve's automaton for "cd"*300 has too many states).
+var hostileWords = []string{strings.Repeat("q", 999), strings.Repeat("cd", 300), strings.Repeat("abcdefghij", 99),
+	strings.Repeat("zqxwv", 60), strings.Repeat("ab", 25)}
+
+// BenchmarkByTextHostileWordCold is one request of one long word, with
+// the concept cache emptied before every request (a client varying the
+// word defeats the cache): the CPU one such request costs.
+func BenchmarkByTextHostileWordCold(b *testing.B) {
+	ix := demoIndex(b, 10_000)
+	ctx := context.Background()
+	i := 0
+	for b.Loop() {
+		ix.text.mu.Lock()
+		clear(ix.text.cache)
+		ix.text.cached = 0
+		ix.text.mu.Unlock()
+		if _, err := ix.ByText(ctx, hostileWords[i%len(hostileWords)], Options{Limit: 20}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// manyUnknownWords is a request of as many unknown words as a request
+// keeps (maxGroups), each as long as a word is still spell-corrected:
+// the most near-spelling work one request can ask for.
+func manyUnknownWords() string {
+	words := make([]string, maxGroups)
+	for i := range words {
+		w := make([]byte, maxCorrectRunes)
+		for j := range w {
+			w[j] = byte('a' + (i*7+j*j*3+j)%26)
+		}
+		words[i] = string(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// BenchmarkByTextManyUnknownWordsCold: manyUnknownWords, cache emptied
+// before every request.
+func BenchmarkByTextManyUnknownWordsCold(b *testing.B) {
+	ix := demoIndex(b, 10_000)
+	ctx := context.Background()
+	text := manyUnknownWords()
+	for b.Loop() {
+		ix.text.mu.Lock()
+		clear(ix.text.cache)
+		ix.text.cached = 0
+		ix.text.mu.Unlock()
+		if _, err := ix.ByText(ctx, text, Options{Limit: 20}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -28,6 +28,11 @@ type Query struct {
 	// songs"): with nothing else understood, that is the whole catalog,
 	// where text with nothing understood at all ("a", "🙂") is nothing.
 	Generic bool
+	// TempoStated says Tempo comes from a figure ("120 bpm" ± bpm_range,
+	// "90-100 bpm"): then it is a tolerance, and tracks outside it (or
+	// with no measured tempo) are left out; a tempo word ("fast") only
+	// prefers.
+	TempoStated bool
 }
 
 // understood reports whether anything of the text was understood: words
@@ -68,7 +73,7 @@ func Understand(text string, bpmTol float64) Query {
 		a, _ := strconv.ParseFloat(g[1], 64)
 		b, _ := strconv.ParseFloat(g[2], 64)
 		if plausibleBPM(a) && plausibleBPM(b) {
-			q.Tempo = &Range{min(a, b), max(a, b)}
+			q.Tempo, q.TempoStated = &Range{min(a, b), max(a, b)}, true
 		}
 		return " "
 	})
@@ -76,7 +81,7 @@ func Understand(text string, bpmTol float64) Query {
 		g := reBPM.FindStringSubmatch(m)
 		v, _ := strconv.ParseFloat(g[1]+g[2], 64)
 		if plausibleBPM(v) {
-			q.Tempo = &Range{v - bpmTol, v + bpmTol}
+			q.Tempo, q.TempoStated = &Range{v - bpmTol, v + bpmTol}, true
 		}
 		return " "
 	})
@@ -267,6 +272,9 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		if q.NoVocals && hasVocals(f.vocals) {
 			return 0, false
 		}
+		if q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
+			return 0, false
+		}
 		s := 0.0
 		if best > 0 {
 			s = text / best
@@ -327,18 +335,35 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 // A corrected word is a guess: it is marked so that it never outweighs
 // the words the request spelled as the catalog does (textIndex.scores).
 // Stopwords and generic words ("genre", "style") are never corrected.
+// Words longer than maxCorrectRunes are searched as spelled only: nobody
+// mistypes a catalog word that long, and the work of a near-spelling
+// search grows with the word (bleve's Levenshtein automaton for one
+// 999-letter word took ~0.5 s of CPU, and for a repetitive one such as
+// "cd"×300 it exceeds the automaton's 10,000 states and fails).
+const maxCorrectRunes = 24
+
+// maxFuzzyWords bounds the words of one request searched by near
+// spelling (after the vocabulary had no close word for them): each costs
+// the engine 2–25 ms at 10k tracks, so 32 unknown words made one request
+// cost over half a second of CPU. Further unknown words are searched as
+// spelled.
+const maxFuzzyWords = 3
+
 func (ix *Index) correct(q Query) Query {
+	fuzzy := 0
 	fix := func(gs []group) []group {
 		for k, g := range gs {
 			w := g[0].phrase
-			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 || stopwords[w] || generic[w] {
+			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 || stopwords[w] || generic[w] ||
+				utf8.RuneCountInString(w) > maxCorrectRunes {
 				continue
 			}
 			if c, ok := closest(w, ix.text.words); ok {
 				gs[k] = concept(c)
 				gs[k][0].corrected = true
-			} else if len(w) >= 4 {
+			} else if len(w) >= 4 && fuzzy < maxFuzzyWords {
 				gs[k] = group{{phrase: w, weight: 1, fuzzy: true, corrected: true}}
+				fuzzy++
 			}
 		}
 		return gs

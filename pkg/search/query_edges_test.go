@@ -206,3 +206,78 @@ func TestByIDVariantsAndSystemIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileWordsNeverFail: long, repetitive words (bleve's fuzzy
+// automaton for "cd"×300 has more than 10,000 states) and many unknown
+// words are input, never a server error.
+func TestHostileWordsNeverFail(t *testing.T) {
+	ix := demoIndex(t, 240)
+	texts := append([]string{}, hostileWords...)
+	texts = append(texts, "rock "+strings.Repeat("cd", 300), "without "+strings.Repeat("cd", 300), manyUnknownWords())
+	for _, text := range texts {
+		if _, err := ix.ByText(t.Context(), text, Options{}); err != nil {
+			t.Errorf("ByText(%.20q…, %d chars): %v", text, len(text), err)
+		}
+	}
+	// The work is bounded: few near-spelling searches a request, none
+	// for words longer than anyone mistypes.
+	for _, text := range []string{manyUnknownWords(), strings.Repeat("q", 999)} {
+		fuzzy := 0
+		for _, g := range ix.correct(Understand(text, DefaultBPMRange)).Groups {
+			for _, a := range g {
+				if a.fuzzy {
+					fuzzy++
+					if n := len([]rune(a.phrase)); n > maxCorrectRunes {
+						t.Errorf("a %d-letter word is searched by near spelling", n)
+					}
+				}
+			}
+		}
+		if fuzzy > maxFuzzyWords {
+			t.Errorf("%.20q…: %d near-spelling searches, want at most %d", text, fuzzy, maxFuzzyWords)
+		}
+	}
+	// The backstop: a near-spelling search the engine cannot build
+	// matches nothing instead of failing the request.
+	h, err := ix.text.group(t.Context(), group{{phrase: strings.Repeat("cd", 300), weight: 1, fuzzy: true}})
+	if err != nil || len(h.docs) != 0 {
+		t.Errorf("fuzzy group of a 600-letter word: %d hits, %v", len(h.docs), err)
+	}
+}
+
+// TestStatedTempoIsATolerance: "120 bpm" with bpm_range 2 keeps only
+// tracks at 118–122 BPM (interface.md §4.2: bpm_range is the tolerance
+// when matching by tempo); a span is kept likewise.
+func TestStatedTempoIsATolerance(t *testing.T) {
+	ix := demoIndex(t, 2000)
+	for _, tc := range []struct {
+		text   string
+		tol    float64
+		lo, hi float64
+	}{
+		{"rock 120 bpm", 2, 118, 122},
+		{"rock 120 bpm", 0, 115, 125}, // the default, 5
+		{"120 bpm", ExactBPMRange, 119.5, 120.5},
+		{"chill 90-100 bpm", 0, 90, 100},
+	} {
+		res, err := ix.ByText(t.Context(), tc.text, Options{BPMRange: tc.tol, Limit: MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Errorf("%q ±%g: no results", tc.text, tc.tol)
+		}
+		for _, h := range res.Hits {
+			if h.Track.Tempo == nil || *h.Track.Tempo < tc.lo || *h.Track.Tempo > tc.hi {
+				t.Errorf("%q ±%g: %s at %v BPM, outside %g–%g", tc.text, tc.tol, h.Track.Name, fmtTempo(h.Track.Tempo), tc.lo, tc.hi)
+			}
+		}
+	}
+}
+
+func fmtTempo(t *float64) any {
+	if t == nil {
+		return nil
+	}
+	return *t
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/vellum/levenshtein"
 
 	"musiccatalog/pkg/catalog"
 )
@@ -206,6 +208,12 @@ func (ti *textIndex) group(ctx context.Context, g group) (groupHits, error) {
 	}
 	req := bleve.NewSearchRequestOptions(groupQuery(g), ti.n, 0, false)
 	res, err := ti.idx.SearchInContext(ctx, req)
+	if errors.Is(err, levenshtein.ErrTooManyStates) {
+		// A near-spelling search the engine refuses to build matches
+		// nothing; the request's other words still count. (correct keeps
+		// words this long from being fuzzed; this is the backstop.)
+		res, err = &bleve.SearchResult{}, nil
+	}
 	if err != nil {
 		return groupHits{}, err
 	}

@@ -182,7 +182,8 @@ func (s *Service) Create(ctx context.Context, p *identity.Principal, in CreateIn
 	if err != nil {
 		return Video{}, err
 	}
-	if err := s.st.Put(ctx, store.Jobs, videoItem(v), store.NotExists()); err != nil {
+	ops := append([]store.TxOp{store.TxPut(store.Jobs, videoItem(v), store.NotExists())}, grantOps(v)...)
+	if err := s.st.Transact(ctx, ops); err != nil {
 		return Video{}, errs.Wrap(op, err)
 	}
 	s.log.Info("soundtrack video created", "video", v.ID, "source_type", v.SourceType)
@@ -308,21 +309,36 @@ func IsHash(value string) bool { return hashRE.MatchString(value) }
 var ErrBadLink = errors.New("soundtrack: not a link to a supported platform")
 
 // AnalysisFor returns the analysis of a source value: the content hash
-// of an uploaded file (errs.NotFound when no upload has it, or it
-// expired) or a link, fetched and analyzed on first use. audioOnly is
-// enough for by-url, which compares sound alone; by-video also wants the
-// picture. Analyses are cached per value, so a value always gives the
-// same analysis while it lives.
-func (s *Service) AnalysisFor(ctx context.Context, value string, audioOnly bool) (Analysis, error) {
+// of an uploaded file (errs.NotFound when no upload has it, it expired,
+// or viewer may not use it: see access.go) or a link, fetched and
+// analyzed on first use. viewer is the caller's principal id ("" when
+// anonymous). audioOnly is enough for by-url, which compares sound alone;
+// by-video also wants the picture. Analyses are cached per value, so a
+// value always gives the same analysis while it lives.
+func (s *Service) AnalysisFor(ctx context.Context, value, viewer string, audioOnly bool) (Analysis, error) {
 	const op = "soundtrack.AnalysisFor"
 	if IsHash(value) {
-		return s.fileAnalysis(ctx, strings.ToLower(value))
+		hash := strings.ToLower(value)
+		ok, err := s.mayUseHash(ctx, hash, viewer)
+		if err != nil {
+			return Analysis{}, errs.Wrap(op, err)
+		}
+		if !ok {
+			return Analysis{}, errUnknownHash(op)
+		}
+		return s.fileAnalysis(ctx, hash)
 	}
 	l, err := ParseLink(value)
 	if err != nil {
 		return Analysis{}, fmt.Errorf("%s: %w: %v", op, ErrBadLink, err)
 	}
 	return s.linkAnalysis(ctx, l, audioOnly)
+}
+
+// errUnknownHash answers a hash no upload has, one that expired, and one
+// the caller may not use, alike.
+func errUnknownHash(op string) error {
+	return errs.E(op, errs.NotFound, "No uploaded video has this value, or it expired; upload the video again with POST /api/v4/soundtrack/video/.")
 }
 
 // fileAnalysis is the cached analysis of an uploaded file, redone from
@@ -332,7 +348,7 @@ func (s *Service) fileAnalysis(ctx context.Context, hash string) (Analysis, erro
 	vk := fileValueKey(hash)
 	it, err := s.st.Get(ctx, store.Jobs, analysisKey(vk, kindFull))
 	if errors.Is(err, store.ErrNotFound) {
-		return Analysis{}, errs.E(op, errs.NotFound, "No uploaded video has this value, or it expired; upload the video again with POST /api/v4/soundtrack/video/.")
+		return Analysis{}, errUnknownHash(op)
 	}
 	if err != nil {
 		return Analysis{}, errs.Wrap(op, err)

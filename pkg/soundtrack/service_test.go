@@ -91,13 +91,19 @@ func TestServiceAnalyzesEachContentOnceAndExpires(t *testing.T) {
 	if v1.ExpiresAt != clk.Now().Add(soundtrack.Retention) || v1.CreatedBy != p.ID() {
 		t.Errorf("video %+v", v1)
 	}
-	a, err := svc.AnalysisFor(ctx, v1.SourceValue, false)
+	a, err := svc.AnalysisFor(ctx, v1.SourceValue, p.ID(), false)
 	if err != nil || a.Music == nil || an.calls.Load() != 1 {
 		t.Fatalf("analysis by value: %+v %v (%d analyses)", a, err, an.calls.Load())
 	}
+	// Another caller, or an anonymous one, may not use a private video's hash.
+	for _, viewer := range []string{"", "client:other", "user:" + p.Client.ID} {
+		if _, err := svc.AnalysisFor(ctx, v1.SourceValue, viewer, false); !errs.Is(err, errs.NotFound) {
+			t.Errorf("viewer %q, private video: %v; want not found", viewer, err)
+		}
+	}
 	// A new analyzer version analyzes again, from the stored media.
 	an.version = "v2"
-	if a, err := svc.AnalysisFor(ctx, v1.SourceValue, false); err != nil || a.Version != "v2" || an.calls.Load() != 2 {
+	if a, err := svc.AnalysisFor(ctx, v1.SourceValue, p.ID(), false); err != nil || a.Version != "v2" || an.calls.Load() != 2 {
 		t.Errorf("after a version change: %+v %v (%d analyses)", a.Version, err, an.calls.Load())
 	}
 	// After the retention both the video and its analysis are gone.
@@ -105,7 +111,7 @@ func TestServiceAnalyzesEachContentOnceAndExpires(t *testing.T) {
 	if _, err := svc.Get(ctx, v1.ID); !errs.Is(err, errs.NotFound) {
 		t.Errorf("expired video: %v", err)
 	}
-	if _, err := svc.AnalysisFor(ctx, v1.SourceValue, false); !errs.Is(err, errs.NotFound) {
+	if _, err := svc.AnalysisFor(ctx, v1.SourceValue, p.ID(), false); !errs.Is(err, errs.NotFound) {
 		t.Errorf("expired analysis: %v", err)
 	}
 }

@@ -264,6 +264,43 @@ func testPresignPutUnpinned(t *testing.T, h Harness, s blob.Store) {
 	wantObject(t, s, "a", small, "audio/wav")
 }
 
+// testPresignWithAuthorization: a presigned URL is one way to
+// authenticate and an Authorization header another; S3 refuses a request
+// carrying both ("Only one auth mechanism allowed"), so a client that
+// sends its API key along with the upload URL learns it at once, not
+// first on AWS.
+func testPresignWithAuthorization(t *testing.T, h Harness, s blob.Store) {
+	old := []byte("kept content")
+	put(t, s, "kept", old, "video/mp4")
+	body := []byte("0123456789")
+	for _, auth := range []string{"Bearer mcat_partnerkey",
+		"AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=00"} {
+		for _, key := range []string{"kept", "fresh"} {
+			u := presignPut(t, s, key, "video/mp4", int64(len(body)), ttl)
+			r := do(t, h, http.MethodPut, u, "video/mp4", body, int64(len(body)), "Authorization", auth)
+			if h.LaxAuthorization && r.status == http.StatusOK {
+				wantObject(t, s, key, body, "video/mp4")
+				put(t, s, key, old, "video/mp4")
+				continue
+			}
+			wantRefused(t, "presigned PUT of "+key+" with Authorization: "+auth, r)
+		}
+		r := do(t, h, http.MethodGet, presignGet(t, s, "kept", ttl, ""), "", nil, 0, "Authorization", auth)
+		if h.LaxAuthorization && r.status == http.StatusOK {
+			continue
+		}
+		wantRefused(t, "presigned GET with Authorization: "+auth, r)
+		if bytes.Contains(r.body, old) {
+			t.Fatal("presigned GET with an Authorization header served the object")
+		}
+	}
+	if h.LaxAuthorization {
+		return
+	}
+	wantObject(t, s, "kept", old, "video/mp4")
+	wantMissing(t, s, "fresh")
+}
+
 // testExpiry waits once for all its short-lived URLs, to keep a real-clock
 // run short.
 func testExpiry(t *testing.T, h Harness, s blob.Store) {

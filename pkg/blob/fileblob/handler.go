@@ -39,6 +39,12 @@ func (s *Store) serve(w http.ResponseWriter, r *http.Request) {
 		s3Error(w, r, http.StatusBadRequest, "InvalidArgument", "Malformed query string.")
 		return
 	}
+	if _, both := r.Header["Authorization"]; both {
+		// A presigned URL is the request's authentication; S3 refuses a
+		// second mechanism beside it, whatever the header holds.
+		s3Error(w, r, http.StatusBadRequest, "InvalidArgument", "Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified.")
+		return
+	}
 	if !q.Has(paramSignature) || !q.Has(paramExpires) {
 		s3Error(w, r, http.StatusForbidden, "AccessDenied", "Query-string authentication requires the expires and signature parameters.")
 		return

@@ -383,17 +383,20 @@ func TestRunBlobResolvesKeysNextToTheManifest(t *testing.T) {
 	if err := decode.WriteWAV(&wav, audiotest.Tone(16000, 1.5, 300, 0.4)); err != nil {
 		t.Fatal(err)
 	}
-	put("uploads/batch1/sfx/hum.wav", wav.Bytes())
-	put("shared/beep.wav", wav.Bytes())
-	put("uploads/batch1/catalog.jsonl", []byte(
+	put("catalog-manifests/batch1/sfx/hum.wav", wav.Bytes())
+	put("catalog-manifests/shared/beep.wav", wav.Bytes())
+	put("video-recognition/c1/j1/clip.wav", wav.Bytes()) // a partner's upload
+	put("catalog-manifests/batch1/catalog.jsonl", []byte(
 		`{"kind":"soundfx","name":"Hum","audio":"sfx/hum.wav"}`+"\n"+
-			`{"kind":"soundfx","name":"Beep","audio":"blob:shared/beep.wav"}`+"\n"+
-			`{"kind":"soundfx","name":"Local","audio":"/etc/hostname"}`+"\n"))
-	rep, err := ingest.RunBlob(ctx, ingest.Options{Blob: bs, Workers: 1}, "uploads/batch1/catalog.jsonl")
-	if err != nil || rep.SoundFX != 2 || len(rep.Errors) != 1 || rep.Errors[0].Line != 3 {
+			`{"kind":"soundfx","name":"Beep","audio":"blob:catalog-manifests/shared/beep.wav"}`+"\n"+
+			`{"kind":"soundfx","name":"Local","audio":"/etc/hostname"}`+"\n"+
+			`{"kind":"soundfx","name":"Theirs","audio":"blob:video-recognition/c1/j1/clip.wav"}`+"\n"+
+			`{"kind":"soundfx","name":"Theirs too","audio":"../../video-recognition/c1/j1/clip.wav"}`+"\n"))
+	rep, err := ingest.RunBlob(ctx, ingest.Options{Blob: bs, Workers: 1}, "catalog-manifests/batch1/catalog.jsonl")
+	if err != nil || rep.SoundFX != 2 || len(rep.Errors) != 3 || rep.Errors[0].Line != 3 || rep.Errors[1].Line != 4 || rep.Errors[2].Line != 5 {
 		t.Fatalf("%v\n%s", err, rep)
 	}
-	if _, err := ingest.RunBlob(ctx, ingest.Options{Blob: bs}, "uploads/none.jsonl"); err == nil {
+	if _, err := ingest.RunBlob(ctx, ingest.Options{Blob: bs}, "catalog-manifests/none.jsonl"); err == nil {
 		t.Fatal("a missing manifest key was accepted")
 	}
 }

@@ -67,7 +67,22 @@ func TestRecordValidation(t *testing.T) {
 
 		{"minimal valid track", `{"kind":"track","name":"y","artist":{"name":"a"},"audio":"a.wav"}`, "", ""},
 		{"other variant is another track", `{"kind":"track","name":"Night Drive","variant":"Instrumental","artist":{"name":"The Owls"},"audio":"a.wav"}`, "", ""},
-		{"valid sfx", `{"kind":"soundfx","name":"Boom","genre_name":"Impacts","audio":"blob:uploads/boom.wav"}`, "", ""},
+		{"valid sfx", `{"kind":"soundfx","name":"Boom","genre_name":"Impacts","audio":"blob:catalog-manifests/boom.wav"}`, "", ""},
+		{"published audio", `{"kind":"soundfx","name":"Boom","audio":"blob:catalog/audio/x.wav"}`, "", ""},
+
+		// Limits: lengths in characters, counts, and where audio may come from.
+		{"title too long", `{"kind":"track","name":"` + strings.Repeat("x", manifest.MaxNameChars+1) + `","artist":{"name":"a"},"audio":"a.wav"}`, "name", "at most 200"},
+		{"title at the limit in characters", `{"kind":"track","name":"` + strings.Repeat("夜", manifest.MaxNameChars) + `","artist":{"name":"a"},"audio":"a.wav"}`, "", ""},
+		{"description too long", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","description":"` + strings.Repeat("d", manifest.MaxDescriptionChars+1) + `"}`, "description", "at most"},
+		{"translated description too long", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","translations":{"de":{"description":"` + strings.Repeat("d", manifest.MaxDescriptionChars+1) + `"}}}`, "translations.de.description", "at most"},
+		{"too many tags", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","tags":` + jsonList(manifest.MaxTags+1, `"t%d"`) + `}`, "tags", "at most 50"},
+		{"too many stems", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","stems":` + jsonList(manifest.MaxStems+1, `{"name":"s%d","audio":"s.wav"}`) + `}`, "stems", "at most 32"},
+		{"too many translations", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","translations":{` + strings.Trim(jsonList(manifest.MaxTranslations+1, `"x%d":{}`), "[]") + `}}`, "translations", "at most"},
+		{"too many writers", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","writers":` + jsonList(manifest.MaxRightsHolders+1, `{"name":"w%d","share":1}`) + `}`, "writers", "at most"},
+		{"sfx name too long", `{"kind":"soundfx","name":"` + strings.Repeat("b", manifest.MaxNameChars+1) + `","audio":"a.wav"}`, "name", "at most"},
+		{"blob of a recognition upload", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"blob:video-recognition/c1/j/clip.mp4"}`, "audio", "outside the catalog"},
+		{"stem blob of a soundtrack upload", `{"kind":"track","name":"x","artist":{"name":"a"},"audio":"a.wav","stems":[{"name":"D","audio":"blob:soundtrack/media/0123.mp4"}]}`, "stems[0].audio", "outside the catalog"},
+		{"blob of the catalog pointer", `{"kind":"soundfx","name":"x","audio":"blob:catalog/current.json"}`, "audio", "outside the catalog"},
 		{"incomplete rights are kept", `{"kind":"track","name":"y","artist":{"name":"a"},"audio":"a.wav","writers":[{"name":"","share":30}]}`, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,6 +105,15 @@ func TestRecordValidation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// jsonList is a JSON array of n items, each format with its index.
+func jsonList(n int, format string) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf(format, i)
+	}
+	return "[" + strings.Join(items, ",") + "]"
 }
 
 func TestLineNumbersBlankLinesAndAllProblemsOfARecord(t *testing.T) {
@@ -203,18 +227,19 @@ func TestNormalizeKey(t *testing.T) {
 func TestBlobBase(t *testing.T) {
 	lines := strings.Join([]string{
 		`{"kind":"soundfx","name":"a","audio":"audio/a.wav"}`,
-		`{"kind":"soundfx","name":"b","audio":"blob:elsewhere/b.wav"}`,
+		`{"kind":"soundfx","name":"b","audio":"blob:catalog-manifests/elsewhere/b.wav"}`,
 		`{"kind":"soundfx","name":"c","audio":"/etc/passwd"}`,
 		`{"kind":"soundfx","name":"d","audio":"../../../d.wav"}`,
+		`{"kind":"soundfx","name":"e","audio":"../../video-recognition/c1/j/clip.mp4"}`,
 	}, "\n")
-	m, err := manifest.Parse(strings.NewReader(lines), manifest.BlobBase("uploads/2025/catalog.jsonl"))
+	m, err := manifest.Parse(strings.NewReader(lines), manifest.BlobBase("catalog-manifests/2025/catalog.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Assets) != 2 || m.Assets[0].Audio.Key != "uploads/2025/audio/a.wav" || m.Assets[1].Audio.Key != "elsewhere/b.wav" {
+	if len(m.Assets) != 2 || m.Assets[0].Audio.Key != "catalog-manifests/2025/audio/a.wav" || m.Assets[1].Audio.Key != "catalog-manifests/elsewhere/b.wav" {
 		t.Fatalf("assets %+v", m.Assets)
 	}
-	if len(m.Errors) != 2 || m.Errors[0].Line != 3 || m.Errors[1].Line != 4 {
+	if len(m.Errors) != 3 || m.Errors[0].Line != 3 || m.Errors[1].Line != 4 || m.Errors[2].Line != 5 {
 		t.Fatalf("errors %v", m.Errors)
 	}
 }

@@ -100,7 +100,7 @@ func (b Base) resolve(ref string) (Source, error) {
 		if err := blob.ValidateKey(key); err != nil {
 			return Source{}, errors.New("not a valid blob key")
 		}
-		return Source{Key: key}, nil
+		return blobSource(key)
 	}
 	if strings.Contains(ref, "://") {
 		return Source{}, fmt.Errorf("%q: give a path relative to the manifest or %sKEY", ref, BlobPrefix)
@@ -113,12 +113,20 @@ func (b Base) resolve(ref string) (Source, error) {
 		if err := blob.ValidateKey(key); err != nil || strings.HasPrefix(key, "../") {
 			return Source{}, fmt.Errorf("%q does not resolve to a valid blob key", ref)
 		}
-		return Source{Key: key}, nil
+		return blobSource(key)
 	}
 	if filepath.IsAbs(ref) {
 		return Source{Path: filepath.Clean(ref)}, nil
 	}
 	return Source{Path: filepath.Join(b.dir, ref)}, nil
+}
+
+// blobSource admits a blob key only under CatalogBlobPrefixes.
+func blobSource(key string) (Source, error) {
+	if !catalogBlobKey(key) {
+		return Source{}, fmt.Errorf("blob key %q is outside the catalog's prefixes (%s)", key, strings.Join(CatalogBlobPrefixes, ", "))
+	}
+	return Source{Key: key}, nil
 }
 
 // ParseFile parses the manifest at path; relative audio paths are relative

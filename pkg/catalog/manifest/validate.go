@@ -163,6 +163,7 @@ func (p *parser) audio(c *checker, field, ref string) Source {
 
 func (p *parser) track(c *checker, r *Track) *Asset {
 	line := c.line
+	limitTrack(c, r)
 	name := strings.TrimSpace(r.Name)
 	if name == "" {
 		c.bad("name", "required")
@@ -301,6 +302,7 @@ func (p *parser) track(c *checker, r *Track) *Asset {
 
 func (p *parser) soundFX(c *checker, r *SoundFX) *Asset {
 	line := c.line
+	limitSoundFX(c, r)
 	s := &catalog.SoundFX{Name: strings.TrimSpace(r.Name), Genre: strings.TrimSpace(r.Genre), SecondaryGenre: strings.TrimSpace(r.SecondaryGenre)}
 	if s.Name == "" {
 		c.bad("name", "required")

@@ -21,6 +21,7 @@ import (
 
 var (
 	loadOnce sync.Once
+	doc      *openapi3.T // loaded once; every LoadSpec call returns it
 	router   routers.Router
 	loadErr  error
 )
@@ -45,7 +46,6 @@ func SpecPath() (string, error) {
 
 // LoadSpec loads and validates the OpenAPI document once per test binary.
 func LoadSpec() (*openapi3.T, routers.Router, error) {
-	var doc *openapi3.T
 	loadOnce.Do(func() {
 		path, err := SpecPath()
 		if err != nil {
