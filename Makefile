@@ -22,7 +22,7 @@ run:
 
 ## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
 test: tools lint
-	$(WITH_FFMPEG) bash infra/local/with-stack.sh $(GO) test -count=1 ./...
+	$(WITH_FFMPEG) bash infra/local/with-stack.sh $(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) fuzz
 
 ## fuzz: each fuzz test for FUZZTIME (issue 14: query parser, JSON decoder, multipart
