@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 # Lambda functions: directory under functions/ -> SAM logical id.
-FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction api-licenses:ApiLicensesFunction api-playlists:ApiPlaylistsFunction
+FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction api-licenses:ApiLicensesFunction api-playlists:ApiPlaylistsFunction api-downloads:ApiDownloadsFunction
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
@@ -22,7 +22,7 @@ run:
 
 ## test: everything — unit, conformance on both twins, HTTP, Lambda events, integration.
 test: tools lint
-	$(WITH_FFMPEG) bash infra/local/with-stack.sh $(GO) test -count=1 ./...
+	$(WITH_FFMPEG) bash infra/local/with-stack.sh $(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) fuzz
 
 ## fuzz: each fuzz test for FUZZTIME (issue 14: query parser, JSON decoder, multipart

@@ -22,6 +22,8 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
+require github.com/aws/aws-sdk-go-v2/service/sqs v1.52.8
+
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect

@@ -25,8 +25,11 @@ const usage = `usage: admin [--aws [--stack NAME]] COMMAND ...
   clients activate --client ID
   users create --client ID --username U --name N
   tokens create (--user ID | --client ID) [--expires 720h]
+  report downloads --client ID --month YYYY-MM   download counts per asset as CSV
   ingest MANIFEST [--replace] [--workers N]   ingest a catalog manifest (JSON Lines)
   demo [--tracks N] [--seed S] [--if-empty]   generate and ingest the demo catalog
+  bootstrap                           create the TABLE_* tables and the BUCKET bucket
+                                      (with --aws; for LocalStack and other stacks without CloudFormation)
   outside-serve --manifest M --addr HOST:PORT --access-key K --access-secret S
                  serve the ACRCloud identify protocol over the manifest's tracks
                  (a local outside recognizer: ACRCLOUD_HOST=http://HOST:PORT)
@@ -68,6 +71,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if name == "outside-serve" {
 		// No store: it runs beside a devserver that holds DATA_DIR.
 		err = outsideServe(ctx, cfg, log, rest)
+	} else if name == "bootstrap" {
+		err = bootstrap(ctx, cfg, useAWS, stdout)
 	} else {
 		var deps *app.Deps
 		if useAWS {
@@ -117,7 +122,7 @@ func describe(err error) string {
 }
 
 // singleWord are the commands without a sub-command.
-var singleWord = map[string]bool{"ingest": true, "demo": true, "outside-serve": true}
+var singleWord = map[string]bool{"ingest": true, "demo": true, "outside-serve": true, "bootstrap": true}
 
 type cmd struct {
 	deps   *app.Deps
@@ -139,6 +144,8 @@ func (c *cmd) dispatch(ctx context.Context, name string, args []string) error {
 		return c.usersCreate(ctx, args)
 	case "tokens create":
 		return c.tokensCreate(ctx, args)
+	case "report downloads":
+		return c.reportDownloads(ctx, args)
 	case "ingest":
 		return c.ingest(ctx, args)
 	case "demo":

@@ -23,6 +23,7 @@ import (
 	"musiccatalog/pkg/blob/fileblob"
 	"musiccatalog/pkg/blob/s3blob"
 	"musiccatalog/pkg/catalog/fpindex"
+	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/licensing"
 	"musiccatalog/pkg/playlists"
@@ -51,6 +52,8 @@ type Deps struct {
 	Soundtrack *soundtrack.Service
 	// Licensing issues and reads licenses.
 	Licensing *licensing.Service
+	// Downloads hands out audio downloads and counts them (nil without a blob store).
+	Downloads *downloads.Service
 	// Playlists keeps end users' playlists (§4.7).
 	Playlists *playlists.Service
 	// Workflows is the in-process workflow runner (local only).
@@ -154,6 +157,7 @@ func newDeps(c *core.Core) *Deps {
 	d.Search = searchapp.New(c, d.Playlists)
 	d.newSoundtrack(soundtrackapp.VideoFetcher(c.Config))
 	d.newLicensing()
+	d.newDownloads()
 	return d
 }
 
@@ -175,6 +179,7 @@ func (d *Deps) API() *httpapi.API {
 	recognitionapp.Mount(a, d.Recognition)
 	soundtrackapp.Mount(a, d.Soundtrack, d.Config.SoundtrackDirectUploadMax)
 	d.licensesAPI(a)
+	d.downloadsAPI(a)
 	d.playlistsAPI(a)
 	if d.BlobHandler != nil { // local: the configured base; on AWS, API Gateway's domain
 		a.PublicBaseURL = d.Config.PublicBaseURL

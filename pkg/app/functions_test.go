@@ -37,6 +37,7 @@ var engines = []string{depBleve, depGonum, depAudio, depSearch, depRecognition, 
 // check sees the graph, one thing it must.
 var functionDeps = map[string]struct{ forbidden, required []string }{
 	"api-allowlist":        {forbidden: append([]string{depS3, depSFN}, engines...), required: []string{"musiccatalog/pkg/allowlist"}},
+	"api-downloads":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/downloads"}},
 	"api-licenses":         {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/licensing"}},
 	"api-playlists":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/playlists"}},
 	"api-tracks":           {forbidden: append([]string{depSFN}, engines...), required: []string{depS3}},

@@ -176,7 +176,7 @@ func (f *taskFixture) job(t *testing.T, id string) recognition.Job {
 	return j
 }
 
-// invoke feeds an event file, with {{JOB_ID}} filled in, through the
+// invoke feeds an event file, with the job id filled in, through the
 // Lambda handler the function's main starts.
 func (f *taskFixture) invoke(t *testing.T, fn, file, jobID string) error {
 	t.Helper()
@@ -188,7 +188,7 @@ func (f *taskFixture) invoke(t *testing.T, fn, file, jobID string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := lambdarun.NewTaskHandler(task).Invoke(eventContext(), bytes.ReplaceAll(raw, []byte("{{JOB_ID}}"), []byte(jobID)))
+	out, err := lambdarun.NewTaskHandler(task).Invoke(eventContext(), withSample(raw, "JOB_ID", jobID))
 	if err == nil && string(out) != "null" {
 		t.Errorf("%s returned %s", fn, out)
 	}
@@ -364,7 +364,7 @@ func runPrepareEvents(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	event = bytes.ReplaceAll(event, []byte("{{ETAG}}"), []byte(strings.Trim(attrs.ETag, `"`)))
+	event = withSample(event, "ETAG", strings.Trim(attrs.ETag, `"`))
 
 	prepare, err := f.d.RecognitionPrepareWith(f.svc)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"musiccatalog/pkg/search/searchtest"
 )
 
-// The api-search events run on the demo catalog's metadata; {{TRACK_ID}}
+// The api-search events run on the demo catalog's metadata; the sample track id
 // is the first track visible to every plan (the by-id seed).
 func init() {
 	var seed *catalog.Track

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -26,7 +25,7 @@ type eventCase struct {
 type httpEvents struct {
 	group httpapi.Group
 	// setup, when set, prepares the deps (e.g. publishes a catalog) and
-	// returns values for {{NAME}} placeholders in the event files.
+	// returns the values that replace the events' sample values (sampleValues).
 	setup func(t *testing.T, d *Deps) map[string]string
 	cases []eventCase
 }
@@ -105,7 +104,7 @@ func TestLambdaSampleEvents(t *testing.T) {
 					t.Fatal(err)
 				}
 				for name, v := range vars {
-					raw = []byte(strings.ReplaceAll(string(raw), "{{"+name+"}}", v))
+					raw = withSample(raw, name, v)
 				}
 				var ev events.APIGatewayV2HTTPRequest
 				if err := json.Unmarshal(raw, &ev); err != nil {

@@ -18,42 +18,10 @@ import (
 	"testing"
 	"time"
 
-	"musiccatalog/pkg/audio"
-	"musiccatalog/pkg/audio/audiotest"
+	"musiccatalog/pkg/audio/audiotest/benchvideo"
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/catalog/ingest"
 )
-
-// benchStretch is one stretch of music placed in the benchmark video.
-type benchStretch struct {
-	file       string  // wesnoth track
-	from       float64 // where in the track the stretch starts
-	start, end float64 // where in the video it plays
-	outside    bool    // served by the outside service, not in the catalog
-	title      string
-}
-
-// The 3-minute video of issue 6's target: three catalog songs, speech
-// (alone, and over the start of the first song) and a stretch of outside
-// music, with pauses between.
-var benchVideo = struct {
-	seconds   float64
-	music     []benchStretch
-	speech    [][2]float64
-	catalog   []string // catalog tracks besides the three in the video
-	outsiders []string // the outside service's other tracks
-}{
-	seconds: 180,
-	music: []benchStretch{
-		{file: "battle.ogg", from: 30, start: 12, end: 52, title: "Battle"},
-		{file: "knolls.ogg", from: 40, start: 66, end: 101, title: "Knolls"},
-		{file: "northerners.ogg", from: 35, start: 113, end: 143, outside: true, title: "Northerners"},
-		{file: "traveling_minstrels.ogg", from: 20, start: 150, end: 180, title: "Traveling Minstrels"},
-	},
-	speech:    [][2]float64{{0, 22}, {52, 66}, {101, 113}, {143, 150}},
-	catalog:   []string{"elvish-theme.ogg", "heroes_rite.ogg", "legends_of_the_north.ogg", "loyalists.ogg", "revelation.ogg", "the_city_falls.ogg", "underground.ogg", "wanderer.ogg", "vengeful.ogg"},
-	outsiders: []string{"siege_of_laurelmor.ogg", "journeys_end.ogg"},
-}
 
 // BenchmarkRecognitionEndToEnd submits the benchmark video through the
 // devserver API (multipart upload), polls until the job completes and
@@ -101,19 +69,8 @@ func BenchmarkRecognitionEndToEnd(b *testing.B) {
 // wesnoth tracks that are not in the catalog and returns its URL.
 func startOutsideService(b *testing.B, dir string) string {
 	b.Helper()
-	var m strings.Builder
-	files := append([]string{}, benchVideo.outsiders...)
-	for _, s := range benchVideo.music {
-		if s.outside {
-			files = append(files, s.file)
-		}
-	}
-	for i, f := range files {
-		fmt.Fprintf(&m, `{"kind":"track","name":%q,"artist":{"name":"Outside Artist"},"label":"Outside Library %d","isrc":"QZOUT26%05d","genre_name":"Orchestral","audio":%q}`+"\n",
-			titleOf(f), i, i, filepath.Join(wesnothMusic, f))
-	}
 	mpath := filepath.Join(dir, "outside.jsonl")
-	if err := os.WriteFile(mpath, []byte(m.String()), 0o644); err != nil {
+	if err := os.WriteFile(mpath, []byte(benchvideo.OutsideManifest()), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	bin := filepath.Join(dir, "admin")
@@ -146,32 +103,12 @@ func startOutsideService(b *testing.B, dir string) string {
 	return ""
 }
 
-// titleOf names a wesnoth file as its catalog title ("traveling_minstrels.ogg" → "Traveling Minstrels").
-func titleOf(file string) string {
-	words := strings.FieldsFunc(strings.TrimSuffix(file, ".ogg"), func(r rune) bool { return r == '_' || r == '-' })
-	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
-	}
-	return strings.Join(words, " ")
-}
-
 // ingestBenchCatalog ingests the video's catalog songs and a few more
 // and returns the catalog ids by title.
 func ingestBenchCatalog(b *testing.B, d *Deps, dir string) map[string]string {
 	b.Helper()
-	var m strings.Builder
-	files := append([]string{}, benchVideo.catalog...)
-	for _, s := range benchVideo.music {
-		if !s.outside {
-			files = append(files, s.file)
-		}
-	}
-	for i, f := range files {
-		fmt.Fprintf(&m, `{"kind":"track","name":%q,"artist":{"name":"Wesnoth","slug":"wesnoth"},"genre_name":"Orchestral","access_tier":"free","isrc":"QZTST26%05d","audio":%q}`+"\n",
-			titleOf(f), i, filepath.Join(wesnothMusic, f))
-	}
 	mpath := filepath.Join(dir, "catalog.jsonl")
-	if err := os.WriteFile(mpath, []byte(m.String()), 0o644); err != nil {
+	if err := os.WriteFile(mpath, []byte(benchvideo.CatalogManifest(func(f string) string { return filepath.Join(wesnothMusic, f) })), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
@@ -190,57 +127,14 @@ func ingestBenchCatalog(b *testing.B, d *Deps, dir string) map[string]string {
 	return ids
 }
 
-// makeBenchVideo renders the benchmark video: music stretches cut from
-// the wesnoth tracks (50 ms fades, no click), synthetic speech in the
-// speech spans, black frames, AAC in MP4 as a phone would record it.
+// makeBenchVideo renders the benchmark video (benchvideo.Make).
 func makeBenchVideo(b *testing.B, dir string) string {
 	b.Helper()
-	const rate = 22050
-	speech := audiotest.Silence(rate, benchVideo.seconds)
-	for i, span := range benchVideo.speech {
-		talk := audiotest.Babble(rate, span[1]-span[0], uint64(i+1))
-		scaleToRMS(talk, 0.08)
-		copy(speech.Samples[int(span[0]*rate):], talk.Samples)
-	}
-	speechPath := filepath.Join(dir, "speech.wav")
-	f, err := os.Create(speechPath)
+	video, err := benchvideo.Make(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := decode.WriteWAV(f, speech); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
-
-	args := []string{"-v", "error", "-y", "-i", speechPath}
-	var graph strings.Builder
-	mix := "[0:a]"
-	for i, s := range benchVideo.music {
-		length := s.end - s.start
-		args = append(args, "-ss", fmt.Sprint(s.from), "-t", fmt.Sprint(length), "-i", filepath.Join(wesnothMusic, s.file))
-		fmt.Fprintf(&graph, "[%d:a]aresample=%d,aformat=channel_layouts=mono,afade=t=in:d=0.05,afade=t=out:st=%g:d=0.05,adelay=%d:all=1[m%d];",
-			i+1, rate, length-0.05, int(s.start*1000), i)
-		mix += fmt.Sprintf("[m%d]", i)
-	}
-	fmt.Fprintf(&graph, "%samix=inputs=%d:normalize=0:duration=longest,atrim=0:%g[a]", mix, len(benchVideo.music)+1, benchVideo.seconds)
-	video := filepath.Join(dir, "bench.mp4")
-	args = append(args, "-f", "lavfi", "-t", fmt.Sprint(benchVideo.seconds), "-i", "color=c=black:s=320x240:r=15",
-		"-filter_complex", graph.String(), "-map", "[a]", "-map", fmt.Sprintf("%d:v", len(benchVideo.music)+1),
-		"-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-shortest", video)
-	if out, err := exec.Command("ffmpeg", args...).CombinedOutput(); err != nil {
-		b.Fatalf("ffmpeg: %v %s", err, out)
-	}
 	return video
-}
-
-func scaleToRMS(p audio.PCM, rms float64) {
-	var sum float64
-	for _, v := range p.Samples {
-		sum += float64(v) * float64(v)
-	}
-	if sum > 0 {
-		audiotest.Scale(p, rms/math.Sqrt(sum/float64(len(p.Samples))))
-	}
 }
 
 // submitAndPoll submits the video as a multipart upload and polls the job
@@ -304,40 +198,40 @@ func doJSON(b *testing.B, req *http.Request, v any) int {
 func reportBoundaries(b *testing.B, job map[string]any, ids map[string]string, wall time.Duration) (maxErr float64, named int) {
 	segs, _ := job["segments"].([]any)
 	var out strings.Builder
-	fmt.Fprintf(&out, "\nrecognition end to end: %.0f s video, %d segments, wall %.2f s (submit → completed)\n", benchVideo.seconds, len(segs), wall.Seconds())
+	fmt.Fprintf(&out, "\nrecognition end to end: %.0f s video, %d segments, wall %.2f s (submit → completed)\n", float64(benchvideo.Seconds), len(segs), wall.Seconds())
 	fmt.Fprintf(&out, "%-22s %-8s %13s %15s %9s %9s  %s\n", "stretch", "tier", "truth (s)", "reported (s)", "start err", "end err", "named as")
 	used := map[int]bool{}
-	for _, s := range benchVideo.music {
+	for _, s := range benchvideo.Music {
 		best, bestOverlap := -1, 0.0
 		for i, raw := range segs {
 			seg := raw.(map[string]any)
 			a, z := ms(seg["start_ms"]), ms(seg["end_ms"])
-			if ov := math.Min(z, s.end) - math.Max(a, s.start); ov > bestOverlap {
+			if ov := math.Min(z, s.End) - math.Max(a, s.Start); ov > bestOverlap {
 				best, bestOverlap = i, ov
 			}
 		}
 		tier := "catalog"
-		if s.outside {
+		if s.Outside {
 			tier = "outside"
 		}
 		if best < 0 {
-			fmt.Fprintf(&out, "%-22s %-8s %6.1f–%6.1f %15s %9s %9s  MISSED\n", s.title, tier, s.start, s.end, "-", "-", "-")
+			fmt.Fprintf(&out, "%-22s %-8s %6.1f–%6.1f %15s %9s %9s  MISSED\n", s.Title, tier, s.Start, s.End, "-", "-", "-")
 			maxErr = math.Inf(1)
 			continue
 		}
 		used[best] = true
 		seg := segs[best].(map[string]any)
 		a, z := ms(seg["start_ms"]), ms(seg["end_ms"])
-		es, ee := a-s.start, z-s.end
+		es, ee := a-s.Start, z-s.End
 		maxErr = math.Max(maxErr, math.Max(math.Abs(es), math.Abs(ee)))
 		right := false
 		name := "unidentified"
 		if seg["identified"] == true {
 			name = fmt.Sprintf("%v (internal %v, cleared %v, label %v)", seg["title"], seg["internal"], seg["cleared"], seg["external_label"])
-			if s.outside {
-				right = seg["internal"] == false && seg["cleared"] == false && seg["id"] == nil && seg["title"] == s.title
+			if s.Outside {
+				right = seg["internal"] == false && seg["cleared"] == false && seg["id"] == nil && seg["title"] == s.Title
 			} else {
-				right = seg["internal"] == true && seg["id"] == ids[s.title]
+				right = seg["internal"] == true && seg["id"] == ids[s.Title]
 			}
 		}
 		if right {
@@ -345,7 +239,7 @@ func reportBoundaries(b *testing.B, job map[string]any, ids map[string]string, w
 		} else {
 			name += "  WRONG"
 		}
-		fmt.Fprintf(&out, "%-22s %-8s %6.1f–%6.1f %7.2f–%7.2f %+9.2f %+9.2f  %s\n", s.title, tier, s.start, s.end, a, z, es, ee, name)
+		fmt.Fprintf(&out, "%-22s %-8s %6.1f–%6.1f %7.2f–%7.2f %+9.2f %+9.2f  %s\n", s.Title, tier, s.Start, s.End, a, z, es, ee, name)
 	}
 	for i, raw := range segs {
 		if !used[i] {
@@ -353,7 +247,7 @@ func reportBoundaries(b *testing.B, job map[string]any, ids map[string]string, w
 			fmt.Fprintf(&out, "extra segment %.2f–%.2f: %v (identified %v)\n", ms(seg["start_ms"]), ms(seg["end_ms"]), seg["title"], seg["identified"])
 		}
 	}
-	fmt.Fprintf(&out, "named right %d/%d, largest boundary error %.2f s (target ≤ 10 s wall, ±1 s)\n", named, len(benchVideo.music), maxErr)
+	fmt.Fprintf(&out, "named right %d/%d, largest boundary error %.2f s (target ≤ 10 s wall, ±1 s)\n", named, len(benchvideo.Music), maxErr)
 	fmt.Print(out.String())
 	return maxErr, named
 }

@@ -6,7 +6,10 @@ import (
 	"mime"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // ErrInvalid is returned (wrapped) for a key or argument no adapter accepts.
@@ -144,14 +147,54 @@ func validateTTL(ttl time.Duration) error {
 }
 
 // AttachmentDisposition is the Content-Disposition that makes a download
-// save as filename; non-ASCII names are encoded as RFC 2231 says.
+// save as filename. A name that is not plain ASCII gets an ASCII fallback
+// (accents dropped, other characters replaced) in filename= and the exact
+// name, percent-encoded as UTF-8, in filename* (RFC 6266 with RFC 5987's
+// encoding), which every current browser prefers.
 func AttachmentDisposition(filename string) (string, error) {
 	if err := validateChars(filename); err != nil || strings.Contains(filename, "/") {
 		return "", fmt.Errorf("%w: filename %q: want a base name without control characters", ErrInvalid, filename)
 	}
-	d := mime.FormatMediaType("attachment", map[string]string{"filename": filename})
-	if d == "" {
+	fallback := asciiFallback(filename)
+	d := mime.FormatMediaType("attachment", map[string]string{"filename": fallback})
+	if d == "" || strings.TrimSpace(filename) == "" {
 		return "", fmt.Errorf("%w: filename %q cannot be put in a Content-Disposition", ErrInvalid, filename)
 	}
+	if fallback != filename {
+		d += "; filename*=UTF-8''" + encodeRFC5987(filename)
+	}
 	return d, nil
+}
+
+// asciiFallback spells name in printable ASCII: letters lose their
+// accents (NFKD without combining marks: "Café" → "Cafe"), anything else
+// outside ASCII becomes "_".
+func asciiFallback(name string) string {
+	var b strings.Builder
+	for _, r := range norm.NFKD.String(name) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// encodeRFC5987 percent-encodes s as an RFC 5987 ext-value: every byte
+// but attr-char.
+func encodeRFC5987(s string) string {
+	const attrChar = "!#$&+-.^_`|~"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(attrChar, c) >= 0) {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }

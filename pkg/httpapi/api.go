@@ -24,11 +24,12 @@ const (
 	GroupSoundtrack  Group = "soundtrack"
 	GroupLicenses    Group = "licenses"
 	GroupPlaylists   Group = "playlists"
+	GroupDownloads   Group = "downloads"
 )
 
 // AllGroups lists every group, in mounting order.
 var AllGroups = []Group{GroupAllowlist, GroupTracks, GroupSearch, GroupRecognition, GroupSoundtrack,
-	GroupLicenses, GroupPlaylists}
+	GroupLicenses, GroupPlaylists, GroupDownloads}
 
 // API holds the domain services the handlers call. A Lambda function fills
 // only what its group needs.
@@ -50,6 +51,8 @@ type API struct {
 	// public pages live ("" = the API's public base, see publicBase).
 	Licenses        LicenseService
 	LicensePageBase string
+	// Downloads answers audio download requests.
+	Downloads DownloadService
 	// Idempotency keeps the responses of requests sent with an
 	// Idempotency-Key (routes wrapped in Idempotent).
 	Idempotency *idempotency.Service
@@ -69,6 +72,7 @@ var mounts = map[Group]func(*API, *Router){
 	GroupTracks:    (*API).mountTracks,
 	GroupSearch:    (*API).mountSearch,
 	GroupLicenses:  (*API).mountLicenses,
+	GroupDownloads: (*API).mountDownloads,
 	GroupPlaylists: (*API).mountPlaylists,
 }
 

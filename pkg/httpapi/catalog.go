@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 
@@ -62,41 +61,15 @@ func etagMatches(headers []string, etag string) bool {
 	return false
 }
 
-// asset is one playable item of the catalog: a track, a sound effect or a stem.
-type asset struct {
-	track       *catalog.Track // the track, or the stem's parent
-	audio       catalog.AudioRef
-	waveformKey string
-	name        string
-}
-
 // assetTypes are the values of `type` / `audio_type` (§4.4, gaps.md waveforms).
-var assetTypes = map[string]bool{"track": true, "soundfx": true, "stem": true}
+var assetTypes = map[string]bool{catalog.KindTrack: true, catalog.KindSoundFX: true, catalog.KindStem: true}
 
 // findAsset looks an asset up by type and id, applying plan visibility;
 // errs.NotFound when missing or hidden.
-func findAsset(c *catalog.Catalog, kind, id, plan string) (asset, error) {
-	const op = "httpapi.findAsset"
-	notFound := errs.E(op, errs.NotFound, "Not found.")
-	switch kind {
-	case "track":
-		t, ok := c.Track(id)
-		if !ok || !catalog.Visible(plan, t) {
-			return asset{}, notFound
-		}
-		return asset{track: t, audio: t.Audio, waveformKey: t.WaveformKey, name: t.DisplayName()}, nil
-	case "soundfx":
-		s, ok := c.SoundFX(id)
-		if !ok {
-			return asset{}, notFound
-		}
-		return asset{audio: s.Audio, waveformKey: s.WaveformKey, name: s.Name}, nil
-	case "stem":
-		s, t, ok := c.Stem(id)
-		if !ok || !catalog.Visible(plan, t) {
-			return asset{}, notFound
-		}
-		return asset{track: t, audio: s.Audio, waveformKey: s.WaveformKey, name: t.DisplayName() + " - " + s.Name}, nil
+func findAsset(c *catalog.Catalog, kind, id, plan string) (catalog.Asset, error) {
+	as, ok := c.Asset(kind, id)
+	if !ok || (as.Track != nil && !catalog.Visible(plan, as.Track)) {
+		return catalog.Asset{}, errs.E("httpapi.findAsset", errs.NotFound, "Not found.")
 	}
-	return asset{}, errors.New("unknown asset type " + kind)
+	return as, nil
 }

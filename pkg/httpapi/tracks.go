@@ -163,10 +163,10 @@ func (a *API) stream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if as.audio.MP3Key == "" {
+	if as.Audio.MP3Key == "" {
 		return errs.E(op, errs.NotFound, "No audio is available for this asset.")
 	}
-	u, err := a.Blob.PresignGet(r.Context(), as.audio.MP3Key, streamURLTTL, "")
+	u, err := a.Blob.PresignGet(r.Context(), as.Audio.MP3Key, streamURLTTL, "")
 	if err != nil {
 		return errs.Wrap(op, err)
 	}
@@ -201,10 +201,10 @@ func (a *API) waveform(w http.ResponseWriter, r *http.Request) error {
 		WriteJSON(w, http.StatusAccepted, Detail{"The waveform is being generated. Please try again in a few moments."})
 		return nil
 	}
-	if as.waveformKey == "" {
+	if as.WaveformKey == "" {
 		return pending()
 	}
-	rc, attrs, err := a.Blob.Get(r.Context(), as.waveformKey)
+	rc, attrs, err := a.Blob.Get(r.Context(), as.WaveformKey)
 	if errors.Is(err, blob.ErrNotFound) {
 		return pending()
 	}
@@ -213,7 +213,7 @@ func (a *API) waveform(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer rc.Close()
 	w.Header().Set("Content-Type", "application/json")
-	if as.track != nil && !catalog.Visible("", as.track) {
+	if as.Track != nil && !catalog.Visible("", as.Track) {
 		// Only some keys may see it: a shared cache must not keep it.
 		w.Header().Set("Cache-Control", "private, max-age=86400")
 	} else {

@@ -91,6 +91,10 @@ func testPresignGetAttachment(t *testing.T, h Harness, s blob.Store) {
 		if string(r.body) != "music" {
 			t.Fatalf("attachment body %q", r.body)
 		}
+		// Clients that ignore filename* still save a readable ASCII name.
+		if want := `filename="Cafe Mix (final) u.mp3"`; name == "Café Mix (final) ü.mp3" && !strings.Contains(cd, want) {
+			t.Fatalf("Content-Disposition %q lacks the ASCII fallback %s", cd, want)
+		}
 	}
 }
 
