@@ -164,9 +164,14 @@ func newStack(t testing.TB, params map[string]string, adjust func(*lambdastub.St
 	var id [4]byte
 	rand.Read(id[:])
 	work := t.TempDir()
+	// Parameters without a default: what an operator passes to sam deploy.
+	all := map[string]string{"SiteUrl": "https://music.example.com"}
+	for k, v := range params {
+		all[k] = v
+	}
 	cfg := lambdastub.Config{
 		Template: filepath.Join(root, "template.yaml"),
-		Params:   params,
+		Params:   all,
 		Names:    lambdastub.Names{Stack: "it" + hex.EncodeToString(id[:]), Region: "us-east-1", Account: "000000000000"},
 
 		DynamoDBEndpoint: os.Getenv("TEST_DYNAMODB_ENDPOINT"),

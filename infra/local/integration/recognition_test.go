@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"musiccatalog/infra/local/lambdastub"
 	"musiccatalog/pkg/audio/audiotest/benchvideo"
 )
 
@@ -290,7 +291,16 @@ func TestRecognitionThroughTheBinaries(t *testing.T) {
 		t.Fatalf("devserver job: %v", devJob)
 	}
 
-	s := newStack(t, map[string]string{"AcrCloudHost": outside, "AcrCloudAccessKey": "it-key", "AcrCloudAccessSecret": "it-secret"}, nil)
+	// On AWS the ACRCloud credentials come from an SSM SecureString read
+	// at init; the tier has no SSM, so the function gets them as the
+	// local environment variables the same config reads.
+	s := newStack(t, map[string]string{"AcrCloudHost": outside}, func(st *lambdastub.Stack) {
+		for _, f := range st.Functions {
+			if _, ok := f.Env["ACRCLOUD_HOST"]; ok {
+				f.Env["ACRCLOUD_ACCESS_KEY"], f.Env["ACRCLOUD_ACCESS_SECRET"] = "it-key", "it-secret"
+			}
+		}
+	})
 	files := map[string][]byte{}
 	for _, f := range benchvideo.CatalogFiles() {
 		b, err := os.ReadFile(filepath.Join(benchvideo.WesnothMusic, f))

@@ -251,7 +251,8 @@ func TestNotificationKeyEncodesAsS3(t *testing.T) {
 // The project's own template must stay readable by the stand-in: every
 // function has its directory, every state machine its substitutions.
 func TestProjectTemplateLoads(t *testing.T) {
-	tpl, err := LoadTemplate(filepath.Join("..", "..", "..", "template.yaml"), Names{Stack: "check", Region: "us-east-1", Account: "000000000000", SQSEndpoint: "http://sqs"}, nil)
+	tpl, err := LoadTemplate(filepath.Join("..", "..", "..", "template.yaml"), Names{Stack: "check", Region: "us-east-1", Account: "000000000000", SQSEndpoint: "http://sqs"},
+		map[string]string{"SiteUrl": "https://music.example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
