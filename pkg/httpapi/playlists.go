@@ -76,6 +76,38 @@ func (a *API) playlistCaller(r *http.Request) (playlists.Caller, error) {
 	return callerOf(p), nil
 }
 
+// playlistRequest is the prologue every playlist handler shares, in the
+// order their errors take precedence: the caller is authenticated and
+// throttled, then read (nil when there is nothing to read) checks the body
+// or query, then the backend is resolved.
+func playlistRequest[T any](a *API, r *http.Request, read func(*http.Request) (T, error)) (playlists.Caller, T, PlaylistsService, error) {
+	var in T
+	c, err := a.playlistCaller(r)
+	if err != nil {
+		return c, in, nil, err
+	}
+	if read != nil {
+		if in, err = read(r); err != nil {
+			return c, in, nil, err
+		}
+	}
+	svc, err := a.playlistsBackend()
+	return c, in, svc, err
+}
+
+// playlistSession is playlistRequest for a call that reads nothing.
+func (a *API) playlistSession(r *http.Request) (playlists.Caller, PlaylistsService, error) {
+	c, _, svc, err := playlistRequest[struct{}](a, r, nil)
+	return c, svc, err
+}
+
+// decodeAs decodes the JSON body into a new T (DecodeJSON's errors).
+func decodeAs[T any](r *http.Request) (T, error) {
+	var v T
+	err := DecodeJSON(r, &v)
+	return v, err
+}
+
 func callerOf(p *identity.Principal) playlists.Caller {
 	return playlists.Caller{
 		User:     playlists.User{ID: p.User.ID, Username: p.User.Username, Name: p.User.Name},
@@ -166,15 +198,9 @@ type playlistPage struct {
 }
 
 func (a *API) playlistList(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	pg, err := ParsePage(r, playlists.DefaultListLimit, playlists.MaxListLimit)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, pg, svc, err := playlistRequest(a, r, func(r *http.Request) (PageParams, error) {
+		return ParsePage(r, playlists.DefaultListLimit, playlists.MaxListLimit)
+	})
 	if err != nil {
 		return err
 	}
@@ -220,15 +246,7 @@ func nonNilIDs(s []string) []string {
 }
 
 func (a *API) playlistCreate(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	var body itemsBody
-	if err := DecodeJSON(r, &body); err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, body, svc, err := playlistRequest(a, r, decodeAs[itemsBody])
 	if err != nil {
 		return err
 	}
@@ -268,11 +286,7 @@ func (a *API) writePlaylist(w http.ResponseWriter, r *http.Request, svc Playlist
 }
 
 func (a *API) playlistRetrieve(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, svc, err := a.playlistSession(r)
 	if err != nil {
 		return err
 	}
@@ -284,15 +298,7 @@ func (a *API) playlistRetrieve(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) playlistUpdate(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	in, err := readUpdate(r)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, in, svc, err := playlistRequest(a, r, readUpdate)
 	if err != nil {
 		return err
 	}
@@ -375,11 +381,7 @@ func readUpdate(r *http.Request) (playlists.UpdateInput, error) {
 }
 
 func (a *API) playlistDelete(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, svc, err := a.playlistSession(r)
 	if err != nil {
 		return err
 	}
@@ -391,30 +393,11 @@ func (a *API) playlistDelete(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) playlistItems(w http.ResponseWriter, r *http.Request) error {
-	const op = "httpapi.playlistItems"
-	c, err := a.playlistCaller(r)
+	c, ch, svc, err := playlistRequest(a, r, readItemsChange)
 	if err != nil {
 		return err
 	}
-	var body itemsBody
-	if err := DecodeJSON(r, &body); err != nil {
-		return err
-	}
-	var add bool
-	switch {
-	case body.Action == nil:
-		return errs.Field(op, "action", "This field is required.")
-	case *body.Action == "add":
-		add = true
-	case *body.Action == "delete":
-	default:
-		return errs.Field(op, "action", "\""+*body.Action+"\" is not a valid choice; use add or delete.")
-	}
-	svc, err := a.playlistsBackend()
-	if err != nil {
-		return err
-	}
-	res, err := svc.ChangeItems(r.Context(), c, r.PathValue("slug"), add, body.input())
+	res, err := svc.ChangeItems(r.Context(), c, r.PathValue("slug"), ch.add, ch.items)
 	if err != nil {
 		return err
 	}
@@ -428,16 +411,33 @@ func (a *API) playlistItems(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// itemsChange is an add/remove body: whether it adds, and the items.
+type itemsChange struct {
+	add   bool
+	items playlists.ItemsInput
+}
+
+func readItemsChange(r *http.Request) (itemsChange, error) {
+	const op = "httpapi.playlistItems"
+	body, err := decodeAs[itemsBody](r)
+	if err != nil {
+		return itemsChange{}, err
+	}
+	ch := itemsChange{items: body.input()}
+	switch {
+	case body.Action == nil:
+		return ch, errs.Field(op, "action", "This field is required.")
+	case *body.Action == "add":
+		ch.add = true
+	case *body.Action == "delete":
+	default:
+		return ch, errs.Field(op, "action", "\""+*body.Action+"\" is not a valid choice; use add or delete.")
+	}
+	return ch, nil
+}
+
 func (a *API) playlistReorder(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	in, err := readReorder(r)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, in, svc, err := playlistRequest(a, r, readReorder)
 	if err != nil {
 		return err
 	}
@@ -539,11 +539,7 @@ func readReorder(r *http.Request) (playlists.ReorderInput, error) {
 }
 
 func (a *API) collaboratorList(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, svc, err := a.playlistSession(r)
 	if err != nil {
 		return err
 	}
@@ -559,19 +555,11 @@ func (a *API) collaboratorList(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) collaboratorAdd(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	var body struct {
+	c, body, svc, err := playlistRequest(a, r, decodeAs[struct {
 		UserID     string `json:"user_id"`
 		Username   string `json:"username"`
 		Permission string `json:"permission"`
-	}
-	if err := DecodeJSON(r, &body); err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	}])
 	if err != nil {
 		return err
 	}
@@ -589,11 +577,7 @@ func (a *API) collaboratorAdd(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) collaboratorRemove(w http.ResponseWriter, r *http.Request) error {
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	svc, err := a.playlistsBackend()
+	c, svc, err := a.playlistSession(r)
 	if err != nil {
 		return err
 	}
@@ -620,19 +604,16 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 	if _, ok := catalog.CanonicalLocale(r.PathValue("language")); !ok {
 		return errs.E(op, errs.NotFound, "Unknown language code \""+r.PathValue("language")+"\".")
 	}
-	c, err := a.playlistCaller(r)
-	if err != nil {
-		return err
-	}
-	slug := r.URL.Query().Get("user_playlist")
-	pg, perr := ParsePage(r, TrackListDefaultLimit, TrackListMaxLimit)
-	if slug == "" {
-		perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This parameter is required."))
-	}
-	if perr != nil {
-		return perr
-	}
-	svc, err := a.playlistsBackend()
+	var pg PageParams
+	c, slug, svc, err := playlistRequest(a, r, func(r *http.Request) (string, error) {
+		slug := r.URL.Query().Get("user_playlist")
+		var perr error
+		pg, perr = ParsePage(r, TrackListDefaultLimit, TrackListMaxLimit)
+		if slug == "" {
+			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This parameter is required."))
+		}
+		return slug, perr
+	})
 	if err != nil {
 		return err
 	}
