@@ -185,38 +185,32 @@ func (r *Runtime) Invoke(ctx context.Context, name string, payload []byte) (Resu
 		deadline: time.Now().Add(fn.Timeout), done: make(chan Result, 1)}
 	timer := time.NewTimer(fn.Timeout)
 	defer timer.Stop()
-	select {
-	case inst.next <- inv:
-	case <-inst.exited:
-		r.release(inst, false)
-		return errorResult(inv, "Runtime.ExitError", "Runtime exited with error: "+inst.exitText()), nil
-	case <-timer.C:
-		inst.kill()
-		r.release(inst, false)
-		return timedOut(inv, fn.Timeout), nil
-	case <-ctx.Done():
-		inst.kill()
-		r.release(inst, false)
-		return Result{}, ctx.Err()
-	}
-	select {
-	case res := <-inv.done:
-		if len(res.Payload) > maxSyncPayload && res.FunctionError == "" {
-			res = errorResult(inv, "Function.ResponseSizeTooLarge", fmt.Sprintf("Response payload size (%d bytes) exceeded maximum allowed payload size (%d bytes).", len(res.Payload), maxSyncPayload))
+	// First hand inv to the runtime's /next, then wait for its answer; the
+	// instance exiting, the timeout and ctx end either wait alike. (inv.done
+	// cannot fire before the hand-over: only the runtime holds inv.)
+	next := inst.next
+	for {
+		select {
+		case next <- inv:
+			next = nil // handed over: a nil channel never sends again
+		case res := <-inv.done:
+			if len(res.Payload) > maxSyncPayload && res.FunctionError == "" {
+				res = errorResult(inv, "Function.ResponseSizeTooLarge", fmt.Sprintf("Response payload size (%d bytes) exceeded maximum allowed payload size (%d bytes).", len(res.Payload), maxSyncPayload))
+			}
+			r.release(inst, true)
+			return res, nil
+		case <-inst.exited:
+			r.release(inst, false)
+			return errorResult(inv, "Runtime.ExitError", "Runtime exited with error: "+inst.exitText()), nil
+		case <-timer.C:
+			inst.kill()
+			r.release(inst, false)
+			return timedOut(inv, fn.Timeout), nil
+		case <-ctx.Done():
+			inst.kill()
+			r.release(inst, false)
+			return Result{}, ctx.Err()
 		}
-		r.release(inst, true)
-		return res, nil
-	case <-inst.exited:
-		r.release(inst, false)
-		return errorResult(inv, "Runtime.ExitError", "Runtime exited with error: "+inst.exitText()), nil
-	case <-timer.C:
-		inst.kill()
-		r.release(inst, false)
-		return timedOut(inv, fn.Timeout), nil
-	case <-ctx.Done():
-		inst.kill()
-		r.release(inst, false)
-		return Result{}, ctx.Err()
 	}
 }
 
