@@ -20,9 +20,11 @@ import (
 	"musiccatalog/pkg/recognition"
 )
 
-// TestConcurrentPreparesOfOneUploadDecodeOnce: the upload trigger and the
-// job's Extract racing on the same upload share one decode.
-func TestConcurrentPreparesOfOneUploadDecodeOnce(t *testing.T) {
+// countingFFmpeg writes a wrapper that appends a "run" line to calls each
+// time it runs, then is ffmpeg (found on PATH, returned too). Without
+// ffmpeg the test is skipped (failed in CI).
+func countingFFmpeg(t *testing.T) (ffmpeg, wrapper, calls string) {
+	t.Helper()
 	ffmpeg, err := exec.LookPath("ffmpeg")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -31,13 +33,19 @@ func TestConcurrentPreparesOfOneUploadDecodeOnce(t *testing.T) {
 		t.Skip("needs ffmpeg")
 	}
 	dir := t.TempDir()
-	calls := filepath.Join(dir, "calls")
-	wrapper := filepath.Join(dir, "ffmpeg")
-	// Counts its runs, then is ffmpeg.
+	calls = filepath.Join(dir, "calls")
+	wrapper = filepath.Join(dir, "ffmpeg")
 	script := "#!/bin/sh\necho run >> '" + calls + "'\nexec '" + ffmpeg + "' \"$@\"\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return ffmpeg, wrapper, calls
+}
+
+// TestConcurrentPreparesOfOneUploadDecodeOnce: the upload trigger and the
+// job's Extract racing on the same upload share one decode.
+func TestConcurrentPreparesOfOneUploadDecodeOnce(t *testing.T) {
+	_, wrapper, calls := countingFFmpeg(t)
 	e := newEnv(t, func(c *recognition.Config) { c.Decoder = decode.Decoder{FFmpegPath: wrapper} })
 	song, _ := audiotest.Song(22050, 5, 7)
 	var wav bytes.Buffer
@@ -71,24 +79,14 @@ func TestConcurrentPreparesOfOneUploadDecodeOnce(t *testing.T) {
 // submitted for the latter fails as too_long, not as a missing file, and
 // keeps its quota unit. Within the limits, nothing is deleted.
 func TestPrepareRejectsWhatIsOverTheLimits(t *testing.T) {
-	ffmpeg, err := exec.LookPath("ffmpeg")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip("needs ffmpeg")
-	}
-	dir := t.TempDir()
-	calls := filepath.Join(dir, "calls")
-	wrapper := filepath.Join(dir, "ffmpeg")
-	os.WriteFile(wrapper, []byte("#!/bin/sh\necho run >> '"+calls+"'\nexec '"+ffmpeg+"' \"$@\"\n"), 0o755)
+	ffmpeg, wrapper, calls := countingFFmpeg(t)
 	e := newEnv(t, func(c *recognition.Config) {
 		c.Decoder = decode.Decoder{FFmpegPath: wrapper}
 		c.MaxAudioSeconds = 20
 		c.MaxFileSize = 200_000
 	})
 	ctx := context.Background()
-	long := filepath.Join(dir, "long.mp4")
+	long := filepath.Join(t.TempDir(), "long.mp4")
 	if out, err := exec.Command(ffmpeg, "-v", "error", "-f", "lavfi", "-i", "sine=f=440:d=60", "-c:a", "aac", "-b:a", "8k", long).CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
