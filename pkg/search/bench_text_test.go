@@ -28,10 +28,9 @@ func BenchmarkByText10kDomain(b *testing.B) {
 	}
 }
 
-// BenchmarkByText10kColdDomain is the same with the concept cache emptied
-// before every request: what a request made only of words nobody asked
-// for since the snapshot was indexed costs.
-func BenchmarkByText10kColdDomain(b *testing.B) {
+// benchByTextCold runs ByText on a 10k-track index over texts in turn,
+// with the concept cache emptied before every request.
+func benchByTextCold(b *testing.B, texts []string) {
 	ix := demoIndex(b, 10_000)
 	ctx := context.Background()
 	i := 0
@@ -40,11 +39,18 @@ func BenchmarkByText10kColdDomain(b *testing.B) {
 		clear(ix.text.cache)
 		ix.text.cached = 0
 		ix.text.mu.Unlock()
-		if _, err := ix.ByText(ctx, benchQueries[i%len(benchQueries)], Options{Limit: 20}); err != nil {
+		if _, err := ix.ByText(ctx, texts[i%len(texts)], Options{Limit: 20}); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
+}
+
+// BenchmarkByText10kColdDomain is the same with the concept cache emptied
+// before every request: what a request made only of words nobody asked
+// for since the snapshot was indexed costs.
+func BenchmarkByText10kColdDomain(b *testing.B) {
+	benchByTextCold(b, benchQueries)
 }
 
 // hostileWords are single long words of the kind that made fuzzy matching
@@ -56,19 +62,7 @@ var hostileWords = []string{strings.Repeat("q", 999), strings.Repeat("cd", 300),
 // the concept cache emptied before every request (a client varying the
 // word defeats the cache): the CPU one such request costs.
 func BenchmarkByTextHostileWordCold(b *testing.B) {
-	ix := demoIndex(b, 10_000)
-	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		ix.text.mu.Lock()
-		clear(ix.text.cache)
-		ix.text.cached = 0
-		ix.text.mu.Unlock()
-		if _, err := ix.ByText(ctx, hostileWords[i%len(hostileWords)], Options{Limit: 20}); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	benchByTextCold(b, hostileWords)
 }
 
 // manyUnknownWords is a request of as many unknown words as a request
@@ -89,16 +83,5 @@ func manyUnknownWords() string {
 // BenchmarkByTextManyUnknownWordsCold: manyUnknownWords, cache emptied
 // before every request.
 func BenchmarkByTextManyUnknownWordsCold(b *testing.B) {
-	ix := demoIndex(b, 10_000)
-	ctx := context.Background()
-	text := manyUnknownWords()
-	for b.Loop() {
-		ix.text.mu.Lock()
-		clear(ix.text.cache)
-		ix.text.cached = 0
-		ix.text.mu.Unlock()
-		if _, err := ix.ByText(ctx, text, Options{Limit: 20}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchByTextCold(b, []string{manyUnknownWords()})
 }
