@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -37,13 +36,7 @@ func BenchmarkLicenseGenerate(b *testing.B) {
 		req.Header.Set("Authorization", "Bearer "+key)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-User-ID", fmt.Sprint("bench-user-", i))
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode, nil
+		return statusOf(client.Do(req))
 	}
 	b.ResetTimer()
 	runLoad(b, 32, post)

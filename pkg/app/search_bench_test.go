@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -54,13 +53,7 @@ func BenchmarkSearchByText10k(b *testing.B) {
 		if i%4 == 0 {
 			v.Set("genre__terms", "Rock__Pop__Jazz")
 		}
-		resp, err := client.Get(srv.URL + "/api/v4/search/ai/by-text/?" + v.Encode())
-		if err != nil {
-			return 0, err
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode, nil
+		return statusOf(client.Get(srv.URL + "/api/v4/search/ai/by-text/?" + v.Encode()))
 	}
 	t0 := time.Now()
 	if st, err := get("warm up the index", 1); err != nil || st != 200 {
