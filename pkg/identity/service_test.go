@@ -102,10 +102,14 @@ func TestAuthenticateOutcomes(t *testing.T) {
 	check(userTok, identity.ErrRevokedToken)
 }
 
-func TestCacheBoundsRevocationDelay(t *testing.T) {
+// revokedWhileCached returns a service with a 10 s principal cache on a
+// manual clock and a partner key it has authenticated (so cached) that
+// another instance (e.g. the admin CLI) has since revoked.
+func revokedWhileCached(t *testing.T) (*clock.Manual, *identity.Service, string) {
+	t.Helper()
 	c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 	svc, st := newService(t, c, 10*time.Second)
-	other := identity.New(st, c, ids.Random{}, 0) // another instance, e.g. the admin CLI
+	other := identity.New(st, c, ids.Random{}, 0)
 	ctx := context.Background()
 	_, key, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree})
 	if err != nil {
@@ -117,6 +121,12 @@ func TestCacheBoundsRevocationDelay(t *testing.T) {
 	if err := other.RevokeToken(ctx, key); err != nil {
 		t.Fatal(err)
 	}
+	return c, svc, key
+}
+
+func TestCacheBoundsRevocationDelay(t *testing.T) {
+	c, svc, key := revokedWhileCached(t)
+	ctx := context.Background()
 	if _, err := svc.Authenticate(ctx, key); err != nil {
 		t.Errorf("within the cache TTL the cached principal is used: %v", err)
 	}
@@ -179,22 +189,10 @@ func TestCachedTokenStopsWorkingWhenItExpires(t *testing.T) {
 }
 
 func TestInvalidTokensCannotFlushCachedPrincipals(t *testing.T) {
-	c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
-	svc, st := newService(t, c, 10*time.Second)
-	other := identity.New(st, c, ids.Random{}, 0)
-	ctx := context.Background()
-	_, key, err := svc.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanFree})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.Authenticate(ctx, key); err != nil {
-		t.Fatal(err)
-	}
 	// Revoked elsewhere: while the principal stays cached, this instance
 	// still answers from its cache, which is what the flood must not change.
-	if err := other.RevokeToken(ctx, key); err != nil {
-		t.Fatal(err)
-	}
+	_, svc, key := revokedWhileCached(t)
+	ctx := context.Background()
 	for i := range 20000 {
 		if _, err := svc.Authenticate(ctx, fmt.Sprintf("mcat_guess%d", i)); !errors.Is(err, identity.ErrInvalidToken) {
 			t.Fatalf("guess %d: %v", i, err)
