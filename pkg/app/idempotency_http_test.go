@@ -6,8 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"musiccatalog/pkg/audio"
-	"musiccatalog/pkg/audio/audiotest"
 	"musiccatalog/pkg/httpapi/apitest"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/soundtrack"
@@ -195,9 +193,7 @@ func TestIdempotentSoundtrackCreate(t *testing.T) {
 	d, creds := newTestDeps(t)
 	c := apitest.New(t, d.LocalHandler())
 	c.Token = creds.Partner.Key
-	dir := t.TempDir()
-	song, _ := audiotest.Song(audio.DefaultSampleRate, 4, 1)
-	video := stVideo(t, dir, "v.mp4", stWAV(t, dir, "song.wav", song), "testsrc2", 6)
+	video := songVideo(t, 1, 6)
 	post := func(key string, fields map[string]string) *apitest.Response {
 		ct, body := multipartFile(t, "v.mp4", video, fields)
 		return c.Do(apitest.Request{Method: "POST", Path: soundtrackPath, Body: body, Header: map[string]string{"Content-Type": ct, "Idempotency-Key": key}})

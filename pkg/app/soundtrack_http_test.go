@@ -76,6 +76,14 @@ func stVideo(t *testing.T, dir, name, wav, picture string, seconds float64) []by
 }
 
 // stWAV writes p as a WAV file in dir.
+// songVideo is a testsrc2 video of the given length whose sound is an
+// audiotest.Song (4 s sections) of the given seed.
+func songVideo(t *testing.T, seed uint64, seconds float64) []byte {
+	dir := t.TempDir()
+	song, _ := audiotest.Song(audio.DefaultSampleRate, 4, seed)
+	return stVideo(t, dir, "v.mp4", stWAV(t, dir, "song.wav", song), "testsrc2", seconds)
+}
+
 func stWAV(t *testing.T, dir, name string, p audio.PCM) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
@@ -174,9 +182,7 @@ func TestSoundtrackUploadAndRetrieve(t *testing.T) {
 	c := apitest.New(t, d.LocalHandler())
 	c.Token = creds.Partner.Key
 	ctx := context.Background()
-	dir := t.TempDir()
-	song, _ := audiotest.Song(audio.DefaultSampleRate, 4, 7)
-	video := stVideo(t, dir, "v.mp4", stWAV(t, dir, "song.wav", song), "testsrc2", 10)
+	video := songVideo(t, 7, 10)
 
 	r := postFile(c, "Holiday Clip.mp4", video, nil, t)
 	if r.Status != 201 {
