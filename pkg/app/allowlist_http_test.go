@@ -78,9 +78,7 @@ func TestAllowlistAuthentication(t *testing.T) {
 }
 
 func TestAllowlistAddListRemove(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	_, _, c := partnerClient(t)
 
 	list := func(query string, header map[string]string) channelPage {
 		t.Helper()
@@ -172,9 +170,7 @@ func TestAllowlistAddListRemove(t *testing.T) {
 }
 
 func TestAllowlistRejectsBadInputAndChangesNothing(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	_, _, c := partnerClient(t)
 	cases := []struct {
 		name   string
 		req    apitest.Request
@@ -225,9 +221,7 @@ func TestAllowlistRejectsBadInputAndChangesNothing(t *testing.T) {
 }
 
 func TestAllowlistConcurrentAddsOfOneChannelMakeOneEntry(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	_, _, c := partnerClient(t)
 	done := make(chan int, 20)
 	for range 20 {
 		go func() {

@@ -102,9 +102,7 @@ func TestBodiesOnGETAndDELETEAreIgnored(t *testing.T) {
 // TestLengthLimitsCountCharacters: X-User-ID (255) and a channel name
 // (200) are counted in characters, not in UTF-8 bytes.
 func TestLengthLimitsCountCharacters(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	_, _, c := partnerClient(t)
 	for _, tc := range []struct {
 		user   string
 		status int

@@ -30,9 +30,7 @@ func hlsPlaylist(target string) []byte {
 // the soundtrack upload; the file it names is never decoded.
 func TestPlaylistUploadedAsVideoIsCorruptMedia(t *testing.T) {
 	needFFmpeg(t)
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	_, _, c := partnerClient(t)
 	secret := filepath.Join(t.TempDir(), "track.mp3")
 	stFFmpeg(t, "-f", "lavfi", "-i", "sine=f=440:d=30", secret)
 	playlist := hlsPlaylist(secret)
@@ -202,9 +200,7 @@ func TestOversizeUploadsOneAnswer(t *testing.T) {
 // or 'url' must be provided." (with and without Content-Length), and the
 // extension error quotes §4.1's list.
 func TestSoundtrackUploadTexts(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	_, creds, c := partnerClient(t)
 	if r := c.Do(apitest.Request{Method: "POST", Path: soundtrackPath}); r.Status != 400 || r.Map(t)["detail"] != soundtrack.MsgNeither {
 		t.Errorf("no body: %d %s", r.Status, r.Body)
 	}
@@ -239,9 +235,7 @@ func TestSoundtrackUploadTexts(t *testing.T) {
 // a clean title, and the video reads fine afterwards.
 func TestBackslashFileName(t *testing.T) {
 	needFFmpeg(t)
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	d, _, c := partnerClient(t)
 	dir := t.TempDir()
 	wav := filepath.Join(dir, "a.wav")
 	stFFmpeg(t, "-f", "lavfi", "-i", "sine=f=440:d=8", wav)

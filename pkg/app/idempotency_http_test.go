@@ -190,9 +190,7 @@ func TestIdempotentConcurrentSubmitsMakeOneJob(t *testing.T) {
 
 func TestIdempotentSoundtrackCreate(t *testing.T) {
 	needFFmpeg(t)
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	d, creds, c := partnerClient(t)
 	video := songVideo(t, 1, 6)
 	post := func(key string, fields map[string]string) *apitest.Response {
 		ct, body := multipartFile(t, "v.mp4", video, fields)

@@ -46,9 +46,7 @@ func multipartFile(t *testing.T, name string, content []byte, fields map[string]
 }
 
 func TestRecognitionValidationAndAuth(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	d, creds, c := partnerClient(t)
 	ctx := context.Background()
 
 	// Auth: partner key with compliance_check.

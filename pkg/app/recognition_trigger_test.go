@@ -22,9 +22,7 @@ import (
 // recognition-prepare does on AWS), and the submitted job completes on
 // that work.
 func TestLocalUploadTriggerPreparesUploads(t *testing.T) {
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	d, _, c := partnerClient(t)
 	ctx := context.Background()
 
 	song, _ := audiotest.Song(22050, 6, 5)

@@ -99,9 +99,7 @@ func postFile(c *apitest.Client, name string, content []byte, fields map[string]
 
 func TestSoundtrackCreateRejectsBadInputAndStoresNothing(t *testing.T) {
 	needFFmpeg(t)
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	d, creds, c := partnerClient(t)
 	dir := t.TempDir()
 	song, _ := audiotest.Song(audio.DefaultSampleRate, 4, 1)
 	wav := stWAV(t, dir, "song.wav", song)
@@ -178,9 +176,7 @@ func TestSoundtrackCreateRejectsBadInputAndStoresNothing(t *testing.T) {
 
 func TestSoundtrackUploadAndRetrieve(t *testing.T) {
 	needFFmpeg(t)
-	d, creds := newTestDeps(t)
-	c := apitest.New(t, d.LocalHandler())
-	c.Token = creds.Partner.Key
+	d, creds, c := partnerClient(t)
 	ctx := context.Background()
 	video := songVideo(t, 7, 10)
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+
+	"musiccatalog/pkg/httpapi/apitest"
 )
 
 // newTestDeps wires the local twins in a fresh data dir with the demo
@@ -26,4 +28,14 @@ func newTestDeps(t testing.TB, opts ...func(*Config)) (*Deps, DemoCredentials) {
 		t.Fatal(err)
 	}
 	return d, creds
+}
+
+// partnerClient is newTestDeps with a client on the devserver wiring that
+// sends the demo partner's key.
+func partnerClient(t *testing.T, opts ...func(*Config)) (*Deps, DemoCredentials, *apitest.Client) {
+	t.Helper()
+	d, creds := newTestDeps(t, opts...)
+	c := apitest.New(t, d.LocalHandler())
+	c.Token = creds.Partner.Key
+	return d, creds, c
 }
