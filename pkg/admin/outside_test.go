@@ -1,9 +1,7 @@
 package admin
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +14,7 @@ import (
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/audiotest"
 	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/httpapi/apitest"
 	"musiccatalog/pkg/outside"
 	"musiccatalog/pkg/outside/acrcloud"
 )
@@ -37,13 +36,8 @@ func startOutsideServe(t *testing.T, args ...string) string {
 			t.Errorf("outside-serve exited with %d", code)
 		}
 	})
-	lines := bufio.NewScanner(pr)
-	for lines.Scan() {
-		var rec struct{ Msg string }
-		if json.Unmarshal(lines.Bytes(), &rec) == nil && strings.HasPrefix(rec.Msg, "listening on http://") {
-			go io.Copy(io.Discard, pr) // the server logs on; keep the pipe flowing
-			return strings.TrimPrefix(rec.Msg, "listening on ")
-		}
+	if url, ok := apitest.ListeningURL(pr); ok {
+		return url
 	}
 	t.Fatalf("outside-serve ended without listening (exit %d)", <-done)
 	return ""

@@ -1,12 +1,10 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"mime/multipart"
 	"net/http"
@@ -21,6 +19,7 @@ import (
 	"musiccatalog/pkg/audio/audiotest/benchvideo"
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/catalog/ingest"
+	"musiccatalog/pkg/httpapi/apitest"
 )
 
 // BenchmarkRecognitionEndToEnd submits the benchmark video through the
@@ -91,13 +90,8 @@ func startOutsideService(b *testing.B, dir string) string {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
 	})
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		var rec struct{ Msg string }
-		if json.Unmarshal(lines.Bytes(), &rec) == nil && strings.HasPrefix(rec.Msg, "listening on http://") {
-			go io.Copy(io.Discard, stderr)
-			return strings.TrimPrefix(rec.Msg, "listening on ")
-		}
+	if url, ok := apitest.ListeningURL(stderr); ok {
+		return url
 	}
 	b.Fatal("outside-serve stopped before listening")
 	return ""

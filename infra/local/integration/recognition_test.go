@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -21,6 +20,7 @@ import (
 
 	"musiccatalog/infra/local/lambdastub"
 	"musiccatalog/pkg/audio/audiotest/benchvideo"
+	"musiccatalog/pkg/httpapi/apitest"
 )
 
 const (
@@ -155,13 +155,8 @@ func startProcess(t testing.TB, bin string, args, env []string) string {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
 	})
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		var rec struct{ Msg string }
-		if json.Unmarshal(lines.Bytes(), &rec) == nil && strings.HasPrefix(rec.Msg, "listening on http://") {
-			go io.Copy(io.Discard, stderr)
-			return strings.TrimPrefix(rec.Msg, "listening on ")
-		}
+	if url, ok := apitest.ListeningURL(stderr); ok {
+		return url
 	}
 	t.Fatalf("%s stopped before listening", filepath.Base(bin))
 	return ""
