@@ -44,6 +44,17 @@ var groupOf = map[string]httpapi.Group{
 // contractPaths are the paths of infra/openapi.yaml.
 func contractPaths(t *testing.T) map[string]bool {
 	t.Helper()
+	out := map[string]bool{}
+	for p := range openAPIPaths(t) {
+		out[p] = true
+	}
+	return out
+}
+
+// openAPIPaths is the paths mapping of infra/openapi.yaml (path -> its
+// operations by lower-case method).
+func openAPIPaths(t *testing.T) map[string]*yaml.Node {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "infra", "openapi.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -52,11 +63,7 @@ func contractPaths(t *testing.T) map[string]bool {
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]bool{}
-	for p := range mapping(doc.Content[0], "paths") {
-		out[p] = true
-	}
-	return out
+	return mapping(doc.Content[0], "paths")
 }
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)

@@ -312,15 +312,7 @@ func TestRecognitionUploadTrigger(t *testing.T) {
 // infra/openapi.yaml, which the HTTP tests validate responses with.
 func TestTemplateRoutesAreDocumented(t *testing.T) {
 	tpl := loadTemplate(t)
-	raw, err := os.ReadFile(filepath.Join("..", "..", "infra", "openapi.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	paths := mapping(doc.Content[0], "paths")
+	paths := openAPIPaths(t)
 	for id := range tpl.resources {
 		for name, ev := range mapping(tpl.props(id), "Events") {
 			if get(ev, "Type").Value != "HttpApi" {
