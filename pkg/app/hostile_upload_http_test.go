@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
 	"mime"
 	"net/http"
 	"path/filepath"
@@ -54,20 +53,8 @@ func TestPlaylistUploadedAsVideoIsCorruptMedia(t *testing.T) {
 // errors.
 func captureDeps(t *testing.T, opts ...func(*Config)) (*Deps, DemoCredentials, *syncBuffer) {
 	t.Helper()
-	cfg := Config{DataDir: t.TempDir(), PublicBaseURL: "http://127.0.0.1:1", RateAnonymous: 1000, RateAuth: 1000}
-	for _, o := range opts {
-		o(&cfg)
-	}
 	logs := &syncBuffer{}
-	d, err := OpenLocal(cfg, slog.New(slog.NewJSONHandler(logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	creds, err := EnsureDemo(context.Background(), d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, creds := openTestDeps(t, logs, opts...)
 	return d, creds, logs
 }
 

@@ -13,12 +13,19 @@ import (
 // credentials, and no token cache so revocations show at once.
 func newTestDeps(t testing.TB, opts ...func(*Config)) (*Deps, DemoCredentials) {
 	t.Helper()
+	return openTestDeps(t, io.Discard, opts...)
+}
+
+// openTestDeps is newTestDeps with the JSON log (info level) written to
+// logs.
+func openTestDeps(t testing.TB, logs io.Writer, opts ...func(*Config)) (*Deps, DemoCredentials) {
+	t.Helper()
 	cfg := Config{DataDir: t.TempDir(), PublicBaseURL: "http://127.0.0.1:1", LogLevel: "error",
 		RateAnonymous: 1000, RateAuth: 1000}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	d, err := OpenLocal(cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	d, err := OpenLocal(cfg, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
