@@ -17,10 +17,7 @@ import (
 // 2-core reference machine. Run: make bench.
 func BenchmarkDevserverAuthenticatedGET(b *testing.B) {
 	d, creds := newTestDeps(b, func(c *Config) { c.TokenCacheTTL = 10 * time.Second })
-	srv := httptest.NewServer(d.LocalHandler())
-	defer srv.Close()
-	tr := &http.Transport{MaxIdleConnsPerHost: 64}
-	client := &http.Client{Transport: tr}
+	srv, client := loadServer(b, d)
 	url := srv.URL + "/api/v4/allowlist/channels/"
 
 	get := func(int) (int, error) {
@@ -30,6 +27,15 @@ func BenchmarkDevserverAuthenticatedGET(b *testing.B) {
 	}
 	b.ResetTimer()
 	runLoad(b, 32, get)
+}
+
+// loadServer serves d's devserver wiring over loopback HTTP until the
+// benchmark ends, with a client that keeps enough idle connections for 32
+// concurrent clients.
+func loadServer(b *testing.B, d *Deps) (*httptest.Server, *http.Client) {
+	srv := httptest.NewServer(d.LocalHandler())
+	b.Cleanup(srv.Close)
+	return srv, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 }
 
 // statusOf is the status of a load request's response, its body drained

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -27,9 +26,7 @@ func BenchmarkLicenseGenerate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(d.LocalHandler())
-	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	srv, client := loadServer(b, d)
 	body := []byte(`{"track_id":"` + track + `","project_name":"Benchmark"}`)
 	post := func(i int) (int, error) {
 		req, _ := http.NewRequest("POST", srv.URL+generatePath, bytes.NewReader(body))

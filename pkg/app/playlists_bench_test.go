@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"syscall"
 	"testing"
 	"time"
@@ -31,9 +30,7 @@ func BenchmarkPlaylistAdd(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(d.LocalHandler())
-	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	srv, client := loadServer(b, d)
 	tokens := make([]string, clients)
 	for i := range clients {
 		_, tok, err := d.Identity.CreateUser(ctx, cl.ID, fmt.Sprintf("bench%d", i), "Bench")

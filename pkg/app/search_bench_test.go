@@ -3,8 +3,6 @@ package app
 import (
 	"fmt"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
@@ -45,9 +43,7 @@ func searchBenchQueries(n int) []string {
 func BenchmarkSearchByText10k(b *testing.B) {
 	d, _ := newTestDeps(b, func(c *Config) { c.RateAnonymous, c.RateAuth = 0, 0 })
 	catalogtest.Publish(b, d.Blob, searchtest.DemoContents(b, 10_000, 11, false))
-	srv := httptest.NewServer(d.LocalHandler())
-	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	srv, client := loadServer(b, d)
 	get := func(q string, i int) (int, error) {
 		v := url.Values{"text": {q}}
 		if i%4 == 0 {
