@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
 )
@@ -93,34 +94,27 @@ func (s *Service) findUser(ctx context.Context, c Caller, in CollaboratorInput) 
 	}
 	unknown := errs.Field(op, field, "No user \""+value+"\" in your organisation.")
 	var (
-		u   User
-		cid string
+		iu  identity.User
+		err error
 	)
 	if field == "user_id" {
 		id, ok := ids.CanonicalUUID(value)
 		if !ok {
 			return User{}, unknown
 		}
-		iu, err := s.users.GetUser(ctx, id)
-		if errs.Is(err, errs.NotFound) {
-			return User{}, unknown
-		} else if err != nil {
-			return User{}, errs.Wrap(op, err)
-		}
-		u, cid = User{ID: iu.ID, Username: iu.Username, Name: iu.Name}, iu.ClientID
+		iu, err = s.users.GetUser(ctx, id)
 	} else {
-		iu, err := s.users.FindUserByUsername(ctx, value)
-		if errs.Is(err, errs.NotFound) {
-			return User{}, unknown
-		} else if err != nil {
-			return User{}, errs.Wrap(op, err)
-		}
-		u, cid = User{ID: iu.ID, Username: iu.Username, Name: iu.Name}, iu.ClientID
+		iu, err = s.users.FindUserByUsername(ctx, value)
 	}
-	if cid != c.ClientID {
+	if errs.Is(err, errs.NotFound) {
+		return User{}, unknown
+	} else if err != nil {
+		return User{}, errs.Wrap(op, err)
+	}
+	if iu.ClientID != c.ClientID {
 		return User{}, unknown
 	}
-	return u, nil
+	return User{ID: iu.ID, Username: iu.Username, Name: iu.Name}, nil
 }
 
 // RemoveCollaborator stops sharing with userID: the owner removes anyone,
