@@ -59,13 +59,6 @@ func EndUserID(r *http.Request, required bool) (string, error) {
 	return vals[0], nil
 }
 
-type channelList struct {
-	Count    int                 `json:"count"`
-	Next     *string             `json:"next"`
-	Previous *string             `json:"previous"`
-	Results  []allowlist.Channel `json:"results"`
-}
-
 func (a *API) listChannels(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.allowlistOwner(r)
 	if err != nil {
@@ -80,7 +73,7 @@ func (a *API) listChannels(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	next, prev := a.PageLinks(r, pp, pp.Offset+len(chans) < total)
-	WriteJSON(w, http.StatusOK, channelList{Count: total, Next: next, Previous: prev, Results: chans})
+	WriteJSON(w, http.StatusOK, Page[allowlist.Channel]{Count: total, Next: next, Previous: prev, Results: chans})
 	return nil
 }
 

@@ -11,6 +11,15 @@ import (
 	"musiccatalog/pkg/errs"
 )
 
+// Page is a paginated list response: the total count, the links to the
+// next and previous pages (null at either end) and this page's results.
+type Page[T any] struct {
+	Count    int     `json:"count"`
+	Next     *string `json:"next"`
+	Previous *string `json:"previous"`
+	Results  []T     `json:"results"`
+}
+
 // PageParams are a request's limit and offset.
 type PageParams struct {
 	Limit, Offset int

@@ -190,13 +190,6 @@ func collaboratorsJSON(cs []playlists.Collaborator) []collaboratorJSON {
 	return out
 }
 
-type playlistPage struct {
-	Count    int                `json:"count"`
-	Next     *string            `json:"next"`
-	Previous *string            `json:"previous"`
-	Results  []playlistSlimJSON `json:"results"`
-}
-
 func (a *API) playlistList(w http.ResponseWriter, r *http.Request) error {
 	c, pg, svc, err := playlistRequest(a, r, func(r *http.Request) (PageParams, error) {
 		return ParsePage(r, playlists.DefaultListLimit, playlists.MaxListLimit)
@@ -208,7 +201,7 @@ func (a *API) playlistList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := playlistPage{Count: total, Results: make([]playlistSlimJSON, 0, len(views))}
+	out := Page[playlistSlimJSON]{Count: total, Results: make([]playlistSlimJSON, 0, len(views))}
 	for _, v := range views {
 		slim, err := a.playlistSlim(r.Context(), svc, v)
 		if err != nil {
@@ -588,13 +581,6 @@ func (a *API) collaboratorRemove(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-type trackListPage struct {
-	Count    int         `json:"count"`
-	Next     *string     `json:"next"`
-	Previous *string     `json:"previous"`
-	Results  []TrackJSON `json:"results"`
-}
-
 // playlistTracks is GET /api/v4/{locale}/tracks/?user_playlist={slug}
 // (§4.3): the playlist's tracks as Track objects, in playlist order, for
 // its owner and collaborators. Tracks the caller's plan no longer sees
@@ -631,7 +617,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 			tracks = append(tracks, t)
 		}
 	}
-	out := trackListPage{Count: len(tracks), Results: []TrackJSON{}}
+	out := Page[TrackJSON]{Count: len(tracks), Results: []TrackJSON{}}
 	for _, t := range tracks[min(pg.Offset, len(tracks)):min(len(tracks), pg.Offset+pg.Limit)] {
 		out.Results = append(out.Results, a.TrackJSON(t, nil))
 	}
