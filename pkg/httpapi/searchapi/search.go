@@ -177,6 +177,14 @@ func requiredParam(r *http.Request, name string) (string, error) {
 	return v, nil
 }
 
+// parseWithRequired is ParseSearchRequest and the required parameter name,
+// the field errors of both reported together.
+func (a *API) parseWithRequired(r *http.Request, accepts SearchParams, name string) (search.Options, string, error) {
+	opts, err := a.ParseSearchRequest(r, accepts)
+	v, verr := requiredParam(r, name)
+	return opts, v, httpapi.MergeFieldErrors(err, verr)
+}
+
 // searchTrack is a hit in the Track shape of interface.md §2.1.
 func (a *API) searchTrack(h search.Hit) httpapi.TrackJSON { return a.TrackJSON(h.Track, h.Highlights) }
 
@@ -239,9 +247,8 @@ func (a *API) searchByPrompt(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) textSearch(w http.ResponseWriter, r *http.Request, accepts SearchParams) error {
-	opts, err := a.ParseSearchRequest(r, accepts)
-	text, terr := requiredParam(r, "text")
-	if err = httpapi.MergeFieldErrors(err, terr); err != nil {
+	opts, text, err := a.parseWithRequired(r, accepts, "text")
+	if err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()

@@ -26,9 +26,8 @@ import (
 
 func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.searchByVideo"
-	opts, err := a.ParseSearchRequest(r, SearchHighlights)
-	value, verr := requiredParam(r, "value")
-	if err = httpapi.MergeFieldErrors(err, verr); err != nil {
+	opts, value, err := a.parseWithRequired(r, SearchHighlights, "value")
+	if err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()
@@ -63,9 +62,8 @@ func (a *API) searchByVideo(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) searchByURL(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.searchByURL"
-	opts, err := a.ParseSearchRequest(r, SearchHighlights|SearchTimeWindow|SearchBPMRange|SearchAudioTuning)
-	link, lerr := requiredParam(r, "link")
-	if err = httpapi.MergeFieldErrors(err, lerr); err != nil {
+	opts, link, err := a.parseWithRequired(r, SearchHighlights|SearchTimeWindow|SearchBPMRange|SearchAudioTuning, "link")
+	if err != nil {
 		return err
 	}
 	svc, err := a.searchBackend()
