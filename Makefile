@@ -30,10 +30,12 @@ test: tools lint
 .PHONY: fuzz
 FUZZTIME ?= 6s
 FUZZ_TARGETS := ./pkg/search/:FuzzUnderstand ./pkg/search/:FuzzByText ./pkg/httpapi/:FuzzDecodeJSON \
-	./pkg/httpapi/:FuzzRecognitionMultipart ./pkg/catalog/manifest/:FuzzManifestParse ./pkg/catalog/manifest/:FuzzManifestRoundTrip
+	./pkg/httpapi/recognitionapi/:FuzzRecognitionMultipart ./pkg/catalog/manifest/:FuzzManifestParse ./pkg/catalog/manifest/:FuzzManifestRoundTrip
 fuzz:
-	@rc=0; for t in $(FUZZ_TARGETS); do \
-	  echo "fuzz $${t#*:} ($(FUZZTIME))"; $(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) $${t%%:*} || rc=1; done; exit $$rc
+	@rc=0; for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; name=$${t#*:}; \
+	  if ! $(GO) test -list "^$$name\$$" $$pkg | grep -qx "$$name"; then \
+	    echo "fuzz: no $$name in $$pkg (moved or renamed?)"; rc=1; continue; fi; \
+	  echo "fuzz $$name ($(FUZZTIME))"; $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || rc=1; done; exit $$rc
 
 ## test-unit: the tests that need no stand-in (twins only).
 test-unit:
