@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"strings"
@@ -226,4 +227,25 @@ func TestDownloadZIPPlanRules(t *testing.T) {
 	if n := builds.Load(); n != 0 {
 		t.Errorf("refused requests started %d builds", n)
 	}
+}
+
+// TestZIPLifecycleRule: the bucket expires archives under
+// downloads.ZIPPrefix after downloads.ZIPRetention, as the devserver's
+// sweep and the build records do.
+func TestZIPLifecycleRule(t *testing.T) {
+	tpl := loadTemplate(t)
+	rules := get(get(tpl.props("MediaBucket"), "LifecycleConfiguration"), "Rules")
+	if rules == nil {
+		t.Fatal("MediaBucket has no lifecycle rules")
+	}
+	for _, r := range rules.Content {
+		if p := get(r, "Prefix"); p != nil && p.Value == downloads.ZIPPrefix {
+			want := fmt.Sprint(int(downloads.ZIPRetention / (24 * time.Hour)))
+			if d := get(r, "ExpirationInDays"); d == nil || d.Value != want || get(r, "Status").Value != "Enabled" {
+				t.Errorf("rule on %s: %v days, want %s", downloads.ZIPPrefix, d, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no lifecycle rule on %s", downloads.ZIPPrefix)
 }

@@ -28,7 +28,7 @@ const (
 	FnBuildZIP = "build-zip"
 	// ZIPPrefix is where archives are stored; template.yaml's lifecycle
 	// rule expires objects under it after ZIPRetention.
-	ZIPPrefix = "downloads/zip/"
+	ZIPPrefix = "builds/zip/"
 	// ZIPRetention is how long a built archive is reused by identical
 	// requests; S3 deletes it after as many days (lifecycle rule), and the
 	// build record expires at the same time, locally too.
