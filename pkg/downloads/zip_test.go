@@ -42,6 +42,8 @@ type zipFixture struct {
 	track   *catalog.Track
 	sources map[string][]byte
 	p       *identity.Principal
+	// gate, when set before the first request, holds every task until closed.
+	gate chan struct{}
 }
 
 // countingStarter counts the executions the service starts.
@@ -101,6 +103,9 @@ func newZIPFixture(t *testing.T, st store.Store, wf func(*zipFixture) workflow.S
 		t.Fatal(err)
 	}
 	f.runner.Handle(downloads.FnBuildZIP, func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
+		if f.gate != nil {
+			<-f.gate
+		}
 		return f.svc.HandleTask(ctx, in)
 	})
 	return f
@@ -123,6 +128,7 @@ var stemsBoth = downloads.Request{Type: "track", Formats: []string{"wav", "mp3"}
 func TestZIPOneBuildOnBothTwins(t *testing.T) {
 	twintest.Run(t, func(t *testing.T, st store.Store) {
 		f := newZIPFixture(t, st, nil)
+		f.gate = make(chan struct{}) // all 30 are first requests: none sees the build end
 		ctx := context.Background()
 		var wg sync.WaitGroup
 		errc := make(chan error, 30)
@@ -147,6 +153,7 @@ func TestZIPOneBuildOnBothTwins(t *testing.T) {
 		if n := f.starts.Load(); n != 1 {
 			t.Fatalf("%d builds started, want 1", n)
 		}
+		close(f.gate)
 		f.wait(t)
 		for range 3 {
 			link, err := f.svc.Audio(ctx, f.p, f.track.ID, stemsBoth)
