@@ -101,7 +101,7 @@ func (s *Service) BuildZIP(ctx context.Context, in BuildInput) error {
 	built := s.clock.Now()
 	_, err = s.st.Update(ctx, store.Jobs, key, store.Update{
 		Set:       map[string]any{attrStatus: statusBuilt, attrBuilt: built.Unix(), attrSize: audio},
-		ExpiresAt: ptr(built.Add(ZIPRetention)),
+		ExpiresAt: new(built.Add(ZIPRetention)),
 	}, current(statusBuilding, in.Generation))
 	if errors.Is(err, store.ErrConditionFailed) {
 		return nil // a request gave up on this generation meanwhile
@@ -158,7 +158,6 @@ func reasonOf(c *CaughtError) string {
 	return reasonInternal
 }
 
-func ptr[T any](v T) *T { return &v }
 
 // SweepExpiredZIPs deletes the archives older than ZIPRetention: the
 // lifecycle rule of the media bucket, for a blob store without one (the

@@ -398,3 +398,13 @@ func TestZIPDeadlineCoversMachineTimeout(t *testing.T) {
 		t.Errorf("machine timeout %d s is not under ZIPBuildDeadline %v", def.TimeoutSeconds, downloads.ZIPBuildDeadline)
 	}
 }
+
+// TestZIPMachineTasks: the local runner runs build-zip, the function
+// template.yaml substitutes, in the order the ASL gives.
+func TestZIPMachineTasks(t *testing.T) {
+	f := newZIPFixture(t, twintest.Bolt(t), nil)
+	tasks, err := f.runner.Tasks(downloads.Machine)
+	if err != nil || len(tasks) != 1 || tasks[0] != downloads.FnBuildZIP {
+		t.Errorf("tasks %v %v", tasks, err)
+	}
+}
