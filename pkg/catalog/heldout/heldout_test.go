@@ -1,6 +1,7 @@
 package heldout
 
 import (
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/demo"
+	"musiccatalog/pkg/catalog/manifest"
 )
 
 func TestTracksAreDeterministicPrefixes(t *testing.T) {
@@ -152,5 +154,32 @@ func TestConditionHolds(t *testing.T) {
 	}
 	if err := (Condition{Mood: []string{"Chill"}}).check(vocabulary()); err == nil {
 		t.Error("a mood outside the taxonomy passed the check")
+	}
+}
+
+func TestGenerateWritesAValidCatalog(t *testing.T) {
+	dir := t.TempDir()
+	path, err := Generate(t.Context(), dir, 3, DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Errors)+len(m.Warnings) != 0 || len(m.Assets) != 3 {
+		t.Fatalf("manifest: %d assets, errors %v, warnings %v", len(m.Assets), m.Errors, m.Warnings)
+	}
+	want := Tracks(3, DefaultSeed)
+	for i, as := range m.Assets {
+		if as.Track == nil || as.Track.ISRC != want[i].Manifest.ISRC || as.Track.Subgenre != want[i].Latent.Subgenre {
+			t.Fatalf("asset %d: %+v", i, as.Track)
+		}
+		if fi, err := os.Stat(as.Audio.Path); err != nil || fi.Size() < 15*demo.SampleRate*2 {
+			t.Fatalf("asset %d audio: %v %v", i, fi, err)
+		}
+	}
+	if _, err := Generate(t.Context(), dir, 0, DefaultSeed); err == nil {
+		t.Error("an empty catalog was generated")
 	}
 }
