@@ -160,29 +160,15 @@ func writeWAV(path string, samples []float32) error {
 
 func writeManifest(dir string, tracks []trackPlan, sfx []sfxPlan) (string, error) {
 	path := filepath.Join(dir, ManifestName)
-	f, err := os.Create(path)
-	if err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	w := manifest.NewWriter(f)
+	var lines []manifest.Track
 	for _, p := range tracks {
-		if err = w.Track(p.manifestLine()); err != nil {
-			break
-		}
+		lines = append(lines, p.manifestLine())
 	}
+	var fx []manifest.SoundFX
 	for _, p := range sfx {
-		if err != nil {
-			break
-		}
-		err = w.SoundFX(p.manifestLine())
+		fx = append(fx, p.manifestLine())
 	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := manifest.WriteFile(path, lines, fx); err != nil {
 		return "", fmt.Errorf("demo: write manifest: %w", err)
 	}
 	return path, nil

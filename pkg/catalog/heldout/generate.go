@@ -3,7 +3,6 @@ package heldout
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"musiccatalog/pkg/catalog/demo"
@@ -28,23 +27,11 @@ func Generate(ctx context.Context, dir string, n int, seed uint64) (string, erro
 		return "", fmt.Errorf("heldout: %w", err)
 	}
 	path := filepath.Join(dir, ManifestName)
-	f, err := os.Create(path)
-	if err != nil {
-		return "", fmt.Errorf("heldout: %w", err)
+	lines := make([]manifest.Track, len(tracks))
+	for i, t := range tracks {
+		lines[i] = t.Manifest
 	}
-	w := manifest.NewWriter(f)
-	for _, t := range tracks {
-		if err = w.Track(t.Manifest); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := manifest.WriteFile(path, lines, nil); err != nil {
 		return "", fmt.Errorf("heldout: write manifest: %w", err)
 	}
 	return path, nil

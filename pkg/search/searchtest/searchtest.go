@@ -31,14 +31,7 @@ func DemoContents(tb testing.TB, n int, seed uint64, vectors bool) catalog.Conte
 func ManifestContents(tb testing.TB, recs []manifest.Track, sfx []manifest.SoundFX, seed uint64, vectors bool) catalog.Contents {
 	tb.Helper()
 	var buf bytes.Buffer
-	w := manifest.NewWriter(&buf)
-	for _, r := range recs {
-		w.Track(r)
-	}
-	for _, s := range sfx {
-		w.SoundFX(s)
-	}
-	if err := w.Flush(); err != nil {
+	if err := manifest.Write(&buf, recs, sfx); err != nil {
 		tb.Fatal(err)
 	}
 	m, err := manifest.Parse(&buf, manifest.LocalBase("/demo"))
