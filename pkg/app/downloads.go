@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync"
 	"time"
 
 	"musiccatalog/infra/statemachines"
@@ -37,12 +38,18 @@ func (d *Deps) startZIPBuilds(runner *localworkflow.Runner) error {
 		return nil
 	}
 	d.Downloads = svc
+	// The runner abandons a task it closes on (as Lambda would); this
+	// closer, which runs after the runner's, waits for such a task to see
+	// its cancelled context and stop, so nothing writes after Close.
+	var inflight sync.WaitGroup
 	runner.Handle(downloads.FnBuildZIP, func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
+		inflight.Add(1)
+		defer inflight.Done()
 		return svc.HandleTask(ctx, in)
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	d.closers = append(d.closers, closerFunc(func() error { cancel(); <-done; return nil }))
+	d.closers = append(d.closers, closerFunc(func() error { cancel(); <-done; inflight.Wait(); return nil }))
 	go func() {
 		defer close(done)
 		t := time.NewTicker(zipSweepEvery)
