@@ -158,7 +158,6 @@ func reasonOf(c *CaughtError) string {
 	return reasonInternal
 }
 
-
 // SweepExpiredZIPs deletes the archives older than ZIPRetention: the
 // lifecycle rule of the media bucket, for a blob store without one (the
 // devserver). Their records have expired with them, so the next identical
