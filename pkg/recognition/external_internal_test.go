@@ -97,6 +97,15 @@ func newOutsideWorld(t *testing.T) *outsideWorld {
 // and the requests sent.
 func (w *outsideWorld) identify(t *testing.T, pcm audio.PCM, budget int, fail func(n int64) bool) ([]externalResult, int64) {
 	t.Helper()
+	parts, requests, err := w.run(t, pcm, budget, fail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parts, requests
+}
+
+func (w *outsideWorld) run(t *testing.T, pcm audio.PCM, budget int, fail func(n int64) bool) ([]externalResult, int64, error) {
+	t.Helper()
 	ctx := context.Background()
 	defer func(b time.Duration) { outsideBackoff = b }(outsideBackoff)
 	outsideBackoff = time.Millisecond
@@ -122,10 +131,7 @@ func (w *outsideWorld) identify(t *testing.T, pcm audio.PCM, budget int, fail fu
 	r := &jobRecord{Job: Job{ID: "j1", Source: src},
 		timeline: []fingerprint.Stretch{{StartMs: 0, EndMs: int64(pcm.Seconds() * 1000)}}}
 	parts, err := s.identifyOutside(ctx, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return parts, w.requests.Load()
+	return parts, w.requests.Load(), err
 }
 
 func noisy(p audio.PCM) audio.PCM {
@@ -189,25 +195,7 @@ func TestOutsideFailedSampleDoesNotSplit(t *testing.T) {
 // workflow retries it.
 func TestOutsideAllSamplesFailedIsAnError(t *testing.T) {
 	w := newOutsideWorld(t)
-	video := noisy(w.city.Window(30, 20))
-	ctx := context.Background()
-	defer func(b time.Duration) { outsideBackoff = b }(outsideBackoff)
-	outsideBackoff = time.Millisecond
-	w.mu.Lock()
-	w.fail = func(int64) bool { return true }
-	w.mu.Unlock()
-	defer func() { w.mu.Lock(); w.fail = nil; w.mu.Unlock() }()
-	bs, _ := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
-	src := SourceRef{Key: UploadPrefix + "c1/v.mp4", ETag: "e1"}
-	var b bytes.Buffer
-	decode.WriteWAV(&b, video)
-	if err := bs.Put(ctx, workDir(src.Key, src.ETag)+audioFile, &b, int64(b.Len()), "audio/wav"); err != nil {
-		t.Fatal(err)
-	}
-	acr, _ := acrcloud.New(w.srv.URL, "key", "secret")
-	s := &Service{blob: bs, outside: acr, log: slog.New(slog.DiscardHandler), outsideSamples: DefaultOutsideSamples}
-	r := &jobRecord{Job: Job{ID: "j1", Source: src}, timeline: []fingerprint.Stretch{{StartMs: 0, EndMs: 20000}}}
-	if parts, err := s.identifyOutside(ctx, r); err == nil {
+	if parts, _, err := w.run(t, noisy(w.city.Window(30, 20)), DefaultOutsideSamples, func(int64) bool { return true }); err == nil {
 		t.Fatalf("want an error, got %s", describeParts(parts))
 	}
 }
