@@ -37,6 +37,10 @@ const (
 	// Transient outside errors are retried in process a few times; a
 	// sample that still fails counts as unheard.
 	outsideAttempts = 3
+	// maxFailedInRow samples failing one after another means the service
+	// is down: the task stops sending and fails (the workflow retries it)
+	// instead of spending the budget and the task's time on it.
+	maxFailedInRow = 3
 )
 
 // outsideBackoff is the pause before the second attempt (doubling after).
@@ -98,6 +102,7 @@ func (s *Service) identifyOutside(ctx context.Context, r *jobRecord) ([]external
 	counts := planSamples(targets, s.outsideSamples)
 	results := []externalResult{}
 	var pcm audio.PCM
+	failedInRow := 0
 	for i, st := range targets {
 		if counts[i] == 0 {
 			continue // over the budget: reported unidentified
@@ -115,9 +120,14 @@ func (s *Service) identifyOutside(ctx context.Context, r *jobRecord) ([]external
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if err != nil {
+			if err == nil {
+				failedInRow = 0
+			} else {
 				s.log.Warn("outside sample failed", "job", r.ID, "from_ms", w[0], "err", err)
 				lastErr = err
+				if failedInRow++; failedInRow >= maxFailedInRow && !errors.Is(err, outside.ErrRejected) {
+					return nil, err
+				}
 			}
 			samples = append(samples, smp)
 		}

@@ -192,11 +192,17 @@ func TestOutsideFailedSampleDoesNotSplit(t *testing.T) {
 }
 
 // Every sample failing is not "unidentified": the task fails so that the
-// workflow retries it.
+// workflow retries it. A service that is down is not asked for the whole
+// budget: sending stops after maxFailedInRow failed samples.
 func TestOutsideAllSamplesFailedIsAnError(t *testing.T) {
 	w := newOutsideWorld(t)
-	if parts, _, err := w.run(t, noisy(w.city.Window(30, 20)), DefaultOutsideSamples, func(int64) bool { return true }); err == nil {
+	down := func(int64) bool { return true }
+	if parts, _, err := w.run(t, noisy(w.city.Window(30, 20)), DefaultOutsideSamples, down); err == nil {
 		t.Fatalf("want an error, got %s", describeParts(parts))
+	}
+	parts, requests, err := w.run(t, noisy(w.city.Window(0, 150)), DefaultOutsideSamples, down)
+	if err == nil || requests != maxFailedInRow*outsideAttempts {
+		t.Fatalf("5 samples planned, service down: %d requests, err %v (want %d and an error) %s", requests, err, maxFailedInRow*outsideAttempts, describeParts(parts))
 	}
 }
 
