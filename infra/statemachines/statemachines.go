@@ -9,3 +9,8 @@ import _ "embed"
 //
 //go:embed recognition.asl.json
 var Recognition []byte
+
+// Render is the soundtrack render (interface.md §3.2; DESIGN.md §5).
+//
+//go:embed render.asl.json
+var Render []byte
