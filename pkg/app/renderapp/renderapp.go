@@ -83,4 +83,3 @@ func RunBuildLambda() {
 	c.ExitOn(err)
 	lambdarun.StartTask(task)
 }
-

@@ -48,6 +48,8 @@ type Media struct {
 	Seconds float64
 	// Audio and Video report whether it has such streams.
 	Audio, Video bool
+	// Channels is the channel count of the first audio stream (0 unknown).
+	Channels int
 	// VideoCodec is the codec of the first video stream ("h264", …; ""
 	// without one), what a remux may copy as it is.
 	VideoCodec string
@@ -108,7 +110,7 @@ func (d Decoder) Probe(ctx context.Context, path string) (Media, error) {
 		return Media{}, fmt.Errorf("decode: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, d.ffprobe(), "-v", "error", "-protocol_whitelist", "file",
-		"-format_whitelist", formatWhitelist, "-show_entries", "format=format_name,duration:stream=codec_type,codec_name,duration",
+		"-format_whitelist", formatWhitelist, "-show_entries", "format=format_name,duration:stream=codec_type,codec_name,channels,duration",
 		"-of", "json", fileURL(path))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &LimitedWriter{W: &stdout, N: maxProbeOutput}
@@ -138,6 +140,7 @@ func parseProbe(path string, out []byte) (Media, error) {
 		Streams []struct {
 			CodecType string `json:"codec_type"`
 			CodecName string `json:"codec_name"`
+			Channels  int    `json:"channels"`
 			Duration  string `json:"duration"`
 		} `json:"streams"`
 	}
@@ -154,6 +157,9 @@ func parseProbe(path string, out []byte) (Media, error) {
 		longest = max(longest, seconds(s.Duration))
 		switch s.CodecType {
 		case "audio":
+			if !m.Audio {
+				m.Channels = s.Channels
+			}
 			m.Audio = true
 			m.Seconds = max(m.Seconds, seconds(s.Duration))
 		case "video":

@@ -79,7 +79,7 @@ func (m Mixer) Mix(ctx context.Context, in MixInput) (MixResult, error) {
 	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error", "-y"}
 	args = append(args, video.InputArgs(0)...)
 	args = append(args, track.InputArgs(p.TrackStart)...)
-	args = append(args, "-filter_complex", mixFilter(video.Audio, p, length), "-map", "0:v:0", "-map", "[mix]")
+	args = append(args, "-filter_complex", mixFilter(video, track, p, length), "-map", "0:v:0", "-map", "[mix]")
 	copied := slices.Contains(copyCodecs, video.VideoCodec)
 	if copied {
 		args = append(args, "-c:v", "copy")
@@ -111,17 +111,27 @@ func (m Mixer) Mix(ctx context.Context, in MixInput) (MixResult, error) {
 // each at its volume and padded with silence (either may end before the
 // picture), summed without amix's scaling, cut to the video's length,
 // faded out and limited.
-func mixFilter(videoAudio bool, p Params, length float64) string {
-	const format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
+func mixFilter(video, track decode.Media, p Params, length float64) string {
 	fade := min(FadeOut, length)
 	tail := fmt.Sprintf("atrim=0:%s,afade=t=out:st=%s:d=%s,alimiter=limit=%g:level=disabled[mix]",
 		sec(length), sec(length-fade), sec(fade), peakLimit)
-	track := fmt.Sprintf("[1:a:0]%s,volume=%s,apad", format, num(p.TrackVolume))
-	if !videoAudio {
-		return track + "," + tail
+	t := fmt.Sprintf("[1:a:0]%s,volume=%s,apad", stereo(track), num(p.TrackVolume))
+	if !video.Audio {
+		return t + "," + tail
 	}
 	return fmt.Sprintf("[0:a:0]%s,volume=%s,apad[v];%s[t];[v][t]amix=inputs=2:duration=first:dropout_transition=0:normalize=0,%s",
-		format, num(p.VideoVolume), track, tail)
+		stereo(video), num(p.VideoVolume), t, tail)
+}
+
+// stereo converts a source to 48 kHz stereo floats. A mono source goes to
+// both channels at full level (ffmpeg's own upmix would put it 3 dB down,
+// as a centre channel).
+func stereo(m decode.Media) string {
+	const format = "aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo"
+	if m.Channels == 1 {
+		return "pan=stereo|c0=c0|c1=c0," + format
+	}
+	return format
 }
 
 func sec(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

@@ -328,4 +328,3 @@ func (s *Service) Link(ctx context.Context, videoID, key string) (string, error)
 func linkPath(videoID, key string) string {
 	return "/api/v4/soundtrack/video/" + videoID + "/download/" + key + "/"
 }
-
