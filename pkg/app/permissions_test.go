@@ -15,6 +15,7 @@ import (
 
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/recognition"
+	"musiccatalog/pkg/soundtrack/render"
 	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/workflow"
 )
@@ -263,6 +264,12 @@ func (tpl *cfnTemplate) symbolicResource(n *yaml.Node) string {
 		return "bucket"
 	case n.Tag == "!Ref" && n.Value == "RecognitionStateMachine":
 		return "statemachine:" + recognition.Machine
+	case n.Tag == "!Ref" && n.Value == "RenderStateMachine":
+		return "statemachine:" + render.Machine
+	case n.Tag == "!GetAtt" && n.Value == "MailQueue.Arn":
+		return mailQueueSend.resource
+	case n.Tag == "!Sub" && n.Value == "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*":
+		return sesSend.resource
 	}
 	return strings.TrimSpace(n.Tag + " " + n.Value)
 }
