@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"sync/atomic"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
