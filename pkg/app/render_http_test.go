@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -353,4 +355,43 @@ func readEML(t *testing.T, path string) (text, html string, msg *mail.Message) {
 		t.Fatalf("parts: text %d bytes, html %d bytes", len(text), len(html))
 	}
 	return text, html, msg
+}
+
+// countingStarter counts workflow starts and starts nothing.
+type countingStarter struct{ n atomic.Int32 }
+
+func (c *countingStarter) Start(context.Context, string, string, any) error { c.n.Add(1); return nil }
+
+// TestRenderOneBuildPerKey: 30 concurrent identical first requests create
+// one build record and start one execution; all answer 202.
+func TestRenderOneBuildPerKey(t *testing.T) {
+	f := newRenderFixture(t)
+	ctx := context.Background()
+	starts := &countingStarter{}
+	svc, err := render.New(render.Config{Store: f.d.Store, Blob: f.d.Blob, Catalog: f.d.CatalogSource(), Videos: f.d.Soundtrack, Workflow: starts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.d.Identity.Authenticate(ctx, f.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var accepted atomic.Int32
+	for range 30 {
+		wg.Go(func() {
+			res, err := svc.Render(ctx, &p, f.videoID, render.Request{Params: render.Params{TrackID: f.tracks[0].ID, VideoVolume: 1, TrackVolume: 0.25}, SendEmail: true}, "http://x")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if !res.Ready && res.SendEmail {
+				accepted.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if starts.n.Load() != 1 || accepted.Load() != 30 {
+		t.Errorf("%d starts, %d answered 202 with send_email; want 1 and 30", starts.n.Load(), accepted.Load())
+	}
 }
