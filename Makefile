@@ -54,6 +54,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'ByID100k|ByText10k' -benchtime 1000x ./pkg/search/
 	$(GO) test -run '^$$' -bench RecognitionEndToEnd -benchtime 1x -timeout 30m ./pkg/app/
 	$(GO) test -run '^$$' -bench Analyze60s -benchtime 3x ./pkg/soundtrack/videoanalysis/
+	$(GO) test -run '^$$' -bench Render60s720p -benchtime 3x ./pkg/soundtrack/render/
 	$(GO) test -run '^$$' -bench 'SnapshotLoad50k|IngestWesnoth|Demo' -benchtime 1x ./pkg/catalog/...
 	$(GO) test -run '^$$' -bench BenchmarkAccuracy -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
 
