@@ -70,13 +70,8 @@ func (q *Queue) Send(ctx context.Context, body []byte) error {
 }
 
 func (q *Queue) work() {
-	for {
-		select {
-		case <-q.ctx.Done():
-			return
-		case body := <-q.ch:
-			q.deliver(body)
-		}
+	for body := range q.ch { // until Close, then what is left
+		q.deliver(body)
 	}
 }
 
@@ -87,7 +82,7 @@ func (q *Queue) deliver(body []byte) {
 		if err == nil {
 			return
 		}
-		if n >= q.maxRecv {
+		if n >= q.maxRecv || q.ctx.Err() != nil {
 			q.log.Error("memqueue: message dropped after its last delivery", slog.Int("receives", n), slog.Any("error", err))
 			return
 		}
@@ -108,16 +103,24 @@ func (q *Queue) handle(body []byte) (err error) {
 			q.log.Error("memqueue: handler panicked", slog.Any("panic", p))
 		}
 	}()
-	return q.handler(q.ctx, body)
+	return q.handler(context.Background(), body)
 }
 
-// Close stops the worker after the message it is handling; messages still
-// queued are dropped, as a stopped process would lose them.
+// DrainTimeout bounds how long Close keeps delivering what is queued.
+const DrainTimeout = 5 * time.Second
+
+// Close refuses new messages and delivers those already queued (each
+// once more at least; retries stop after DrainTimeout), then stops.
 func (q *Queue) Close() error {
 	q.mu.Lock()
-	q.closed = true
+	if !q.closed {
+		q.closed = true
+		close(q.ch)
+	}
 	q.mu.Unlock()
-	q.cancel()
+	stop := time.AfterFunc(DrainTimeout, q.cancel)
+	defer stop.Stop()
 	q.wg.Wait()
+	q.cancel()
 	return nil
 }
