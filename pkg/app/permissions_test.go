@@ -16,6 +16,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/recognition"
+	"musiccatalog/pkg/soundtrack/render"
 	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/workflow"
 )
@@ -285,6 +286,12 @@ func (tpl *cfnTemplate) symbolicResource(n *yaml.Node) string {
 		return "statemachine:" + recognition.Machine
 	case n.Tag == "!Ref" && n.Value == "ZipStateMachine":
 		return "statemachine:" + downloads.Machine
+	case n.Tag == "!Ref" && n.Value == "RenderStateMachine":
+		return "statemachine:" + render.Machine
+	case n.Tag == "!GetAtt" && n.Value == "MailQueue.Arn":
+		return mailQueueSend.resource
+	case n.Tag == "!Sub" && n.Value == "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*":
+		return sesSend.resource
 	}
 	return strings.TrimSpace(n.Tag + " " + n.Value)
 }

@@ -21,6 +21,9 @@ func (d *Deps) startLocalWorkflows() error {
 	if err := d.startZIPBuilds(runner); err != nil {
 		return err
 	}
+	if err := d.startLocalRender(runner); err != nil {
+		return err
+	}
 	if err := d.newRecognition(runner); err != nil || d.Recognition == nil {
 		return err
 	}
