@@ -157,10 +157,15 @@ func ndcgAt(k int, ranked []*catalog.Track, pool []*catalog.Track, j judged) flo
 // judgedNDCG runs the judged set over the demo catalog of n tracks and
 // returns the mean nDCG@10 and the per-query figures.
 func judgedNDCG(tb testing.TB, n int) (float64, []float64) {
-	ix := demoIndex(tb, n)
+	return setNDCG(tb, demoIndex(tb, n), judgedQueries)
+}
+
+// setNDCG runs a judged set over ix and returns the mean nDCG@10 and the
+// per-query figures.
+func setNDCG(tb testing.TB, ix *Index, set []judged) (float64, []float64) {
 	var sum float64
-	per := make([]float64, len(judgedQueries))
-	for qi, j := range judgedQueries {
+	per := make([]float64, len(set))
+	for qi, j := range set {
 		res, err := ix.ByText(context.Background(), j.text, Options{Plan: "enterprise", Limit: 10})
 		if err != nil {
 			tb.Fatal(err)
@@ -172,7 +177,7 @@ func judgedNDCG(tb testing.TB, n int) (float64, []float64) {
 		per[qi] = ndcgAt(10, ranked, ix.tracks, j)
 		sum += per[qi]
 	}
-	return sum / float64(len(judgedQueries)), per
+	return sum / float64(len(set)), per
 }
 
 // TestJudgedRelevance guards the ranking's quality: mean nDCG@10 of the

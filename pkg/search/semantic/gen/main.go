@@ -283,12 +283,12 @@ func readIndex(db *wordnet, path string) error {
 // Relation weights of the spreading (how much a related synset's meaning
 // says about a synset's).
 var relWeight = map[string]float64{
-	"&": 0.8, // similar to (adjective clusters)
-	"\\": 0.7, // pertainym / derived from
-	"+": 0.6, // derivationally related form
-	"^": 0.5, // also see
-	"=": 0.5, // attribute
-	"@": 0.35, "@i": 0.35, // hypernym
+	"&":  0.8,              // similar to (adjective clusters)
+	"\\": 0.7,              // pertainym / derived from
+	"+":  0.6,              // derivationally related form
+	"^":  0.5,              // also see
+	"=":  0.5,              // attribute
+	"@":  0.35, "@i": 0.35, // hypernym
 	"~": 0.15, // hyponym
 }
 
