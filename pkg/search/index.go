@@ -2,8 +2,8 @@ package search
 
 import (
 	"cmp"
-	"context"
 	"container/heap"
+	"context"
 	"math"
 	"slices"
 	"strings"

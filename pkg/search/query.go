@@ -229,12 +229,15 @@ const maxGroups = 32
 const (
 	// The hybrid ranking: a linear mix of the BM25 score (normalized to
 	// the best match) and the semantic score (a cosine, in [0, 1]), the
-	// weights fitted on the judged and tuning sets (see README, Search).
+	// weights fitted by a grid search on the judged and tuning sets (see
+	// README, Search). A cosine is absolute where BM25 is relative to the
+	// request, so the semantic side carries most of the ranking and BM25
+	// decides among tracks that mean about the same.
 	wText     = 1.0
-	wSemantic = 0.6
+	wSemantic = 4.0
 	// semMinCandidate is the semantic score a track needs to be a
 	// candidate on meaning alone (semanticGap).
-	semMinCandidate = 0.3
+	semMinCandidate = 0.25
 
 	wAttrTempo    = 0.5
 	wAttrVocals   = 0.5

@@ -386,7 +386,7 @@ const (
 	wMood2 = 0.8
 	// wTrackVec is the share of the track-vector cosine in the semantic
 	// score; the rest is the facet match.
-	wTrackVec = 0.5
+	wTrackVec = 0.8
 )
 
 func dot(a, b []float32) float32 {

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"testing"
 
-	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/demo"
 )
 
@@ -62,8 +61,8 @@ var tuningQueries = []judged{
 }
 
 // TestTuningSetRelevance reports the tuning set per query and guards
-// that situations are understood at all (mean nDCG@10 of at least 0.6;
-// BM25 and the word vocabulary alone reach about half that).
+// that situations are understood (mean nDCG@10 of at least 0.75; BM25
+// and the word vocabulary alone reach 0.38).
 func TestTuningSetRelevance(t *testing.T) {
 	if len(tuningQueries) < 30 {
 		t.Fatalf("%d tuning queries; the set needs at least 30", len(tuningQueries))
@@ -73,8 +72,8 @@ func TestTuningSetRelevance(t *testing.T) {
 		t.Logf("%.2f %q", v, tuningQueries[i].text)
 	}
 	t.Logf("tuning set mean nDCG@10 over %d queries: %.3f, worst decile %.3f", len(per), mean, worstDecile(per))
-	if mean < 0.6 {
-		t.Errorf("tuning set mean nDCG@10 %.3f < 0.6", mean)
+	if mean < 0.75 {
+		t.Errorf("tuning set mean nDCG@10 %.3f < 0.75", mean)
 	}
 }
 
@@ -106,4 +105,28 @@ func BenchmarkTuningNDCG(b *testing.B) {
 	b.ReportMetric(worstDecile(jp), "judged-worst-decile")
 }
 
-var _ = catalog.VocalsFemale
+// BenchmarkClusterAblation prints both sets' nDCG@10 with the synonym
+// clusters in use (measuredClusters) and with every cluster written in
+// vocab.go: the clusters left out did not help once the semantic side
+// was on.
+func BenchmarkClusterAblation(b *testing.B) {
+	ix := demoIndex(b, demo.DefaultTracks)
+	used := clusters
+	defer func() { clusters = used }()
+	for b.Loop() {
+		for _, c := range []struct {
+			name string
+			set  map[string][]alt
+		}{{"used", used}, {"written", writtenClusters}} {
+			clusters = c.set
+			ix.text.mu.Lock()
+			clear(ix.text.cache)
+			ix.text.cached = 0
+			ix.text.mu.Unlock()
+			tm, _ := setNDCG(b, ix, tuningQueries)
+			jm, _ := setNDCG(b, ix, judgedQueries)
+			b.ReportMetric(tm, "tuning-nDCG@10-"+c.name)
+			b.ReportMetric(jm, "judged-nDCG@10-"+c.name)
+		}
+	}
+}
