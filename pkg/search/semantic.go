@@ -92,9 +92,9 @@ type semIndex struct {
 
 	facetVec [][]float32 // by interned facet code (0 = none)
 	bandVec  [4][]float32
-	vocVec   map[string][]float32
+	vocVec   [len(vocalsOrder) + 1][]float32
 	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
-	vocals   []string
+	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
 
 	mu     sync.RWMutex
 	cache  map[string]*semQuery
@@ -137,6 +137,23 @@ func embedFacet(ctx context.Context, e TextEmbedder, value string) []float32 {
 // vocalsText is how a vocals value reads as a facet.
 var vocalsText = map[string]string{catalog.VocalsInstrumental: "instrumental", catalog.VocalsFemale: "female",
 	catalog.VocalsMale: "male", catalog.VocalsMixed: "mixed"}
+
+// vocalsOrder numbers the vocals values a track's vocals index refers to.
+var vocalsOrder = [...]string{catalog.VocalsInstrumental, catalog.VocalsFemale, catalog.VocalsMale, catalog.VocalsMixed}
+
+func vocalsIndex(v string) uint8 {
+	switch v {
+	case vocalsOrder[0]:
+		return 1
+	case vocalsOrder[1]:
+		return 2
+	case vocalsOrder[2]:
+		return 3
+	case vocalsOrder[3]:
+		return 4
+	}
+	return 0
+}
 
 // trackVectors computes the tracks' vectors from their own text, on all
 // cores; the vectors of the values many tracks share (genres, moods,
@@ -253,7 +270,7 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 		}
 	}
 	si := &semIndex{emb: e, dim: e.Dim(), n: n, cols: cols, cache: map[string]*semQuery{},
-		band: make([]uint8, n), vocals: make([]string, n), vocVec: map[string][]float32{}}
+		band: make([]uint8, n), vocals: make([]uint8, n)}
 	si.facetVec = make([][]float32, len(codes)+1)
 	for c, v := range codes {
 		si.facetVec[c] = embedFacet(ctx, e, v)
@@ -261,15 +278,15 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 	for b := 1; b < len(tempoBands); b++ {
 		si.bandVec[b] = embedFacet(ctx, e, tempoBands[b])
 	}
-	for v, s := range vocalsText {
-		si.vocVec[v] = embedFacet(ctx, e, s)
+	for k, v := range vocalsOrder {
+		si.vocVec[k+1] = embedFacet(ctx, e, vocalsText[v])
 	}
 	for i := range ix.tracks {
 		f := &ix.facets[i]
 		if f.tempo > 0 {
 			si.band[i] = bandOf(f.tempo)
 		}
-		si.vocals[i] = f.vocals
+		si.vocals[i] = vocalsIndex(f.vocals)
 	}
 	return si, nil
 }
@@ -421,7 +438,7 @@ func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
 	for b, v := range si.bandVec {
 		band[b] = max(0, dot(q.vec, v))
 	}
-	voc := map[string]float32{}
+	var voc [len(vocalsOrder) + 1]float32
 	for k, v := range si.vocVec {
 		voc[k] = max(0, dot(q.vec, v))
 	}
