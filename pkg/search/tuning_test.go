@@ -1,8 +1,6 @@
 package search
 
 import (
-	"slices"
-	"sort"
 	"testing"
 
 	"musiccatalog/pkg/catalog/demo"
@@ -60,6 +58,21 @@ var tuningQueries = []judged{
 	{"angry protest", []aspect{main2(moodIs("Aggressive")), also(subgenreIs("Punk", "Hard Rock", "Trap"))}},
 }
 
+// tuningSet is the tuning set over the default demo catalog, for
+// evalByText.
+func tuningSet(tb testing.TB) (*Service, []evalQuery) {
+	svc, _ := judgedSet(tb, demo.DefaultTracks)
+	return svc, asEval(tuningQueries)
+}
+
+func asEval(set []judged) []evalQuery {
+	qs := make([]evalQuery, len(set))
+	for i, j := range set {
+		qs[i] = evalQuery{text: j.text, grade: j.grade}
+	}
+	return qs
+}
+
 // TestTuningSetRelevance reports the tuning set per query and guards
 // that situations are understood (mean nDCG@10 of at least 0.75; BM25
 // and the word vocabulary alone reach 0.38).
@@ -67,42 +80,33 @@ func TestTuningSetRelevance(t *testing.T) {
 	if len(tuningQueries) < 30 {
 		t.Fatalf("%d tuning queries; the set needs at least 30", len(tuningQueries))
 	}
-	mean, per := setNDCG(t, demoIndex(t, demo.DefaultTracks), tuningQueries)
+	svc, qs := tuningSet(t)
+	per := evalByText(t, svc, qs)
 	for i, v := range per {
 		t.Logf("%.2f %q", v, tuningQueries[i].text)
 	}
-	t.Logf("tuning set mean nDCG@10 over %d queries: %.3f, worst decile %.3f", len(per), mean, worstDecile(per))
+	mean, worst := ndcgSummary(per)
+	t.Logf("tuning set mean nDCG@10 over %d queries: %.3f, worst decile %.3f", len(per), mean, worst)
 	if mean < 0.75 {
 		t.Errorf("tuning set mean nDCG@10 %.3f < 0.75", mean)
 	}
 }
 
-// worstDecile is the mean of the lowest tenth of the figures.
-func worstDecile(per []float64) float64 {
-	s := slices.Clone(per)
-	sort.Float64s(s)
-	k := max(1, len(s)/10)
-	sum := 0.0
-	for _, v := range s[:k] {
-		sum += v
-	}
-	return sum / float64(k)
-}
-
 // BenchmarkTuningNDCG prints the tuning set's and the judged set's mean
 // and worst-decile nDCG@10 on the default demo catalog.
 func BenchmarkTuningNDCG(b *testing.B) {
-	ix := demoIndex(b, demo.DefaultTracks)
-	var tm, jm float64
+	svc, qs := tuningSet(b)
+	jqs := asEval(judgedQueries)
 	var tp, jp []float64
 	for b.Loop() {
-		tm, tp = setNDCG(b, ix, tuningQueries)
-		jm, jp = setNDCG(b, ix, judgedQueries)
+		tp, jp = evalByText(b, svc, qs), evalByText(b, svc, jqs)
 	}
+	tm, tw := ndcgSummary(tp)
+	jm, jw := ndcgSummary(jp)
 	b.ReportMetric(tm, "tuning-nDCG@10")
-	b.ReportMetric(worstDecile(tp), "tuning-worst-decile")
+	b.ReportMetric(tw, "tuning-worst-decile")
 	b.ReportMetric(jm, "judged-nDCG@10")
-	b.ReportMetric(worstDecile(jp), "judged-worst-decile")
+	b.ReportMetric(jw, "judged-worst-decile")
 }
 
 // BenchmarkClusterAblation prints both sets' nDCG@10 with the synonym
@@ -110,7 +114,12 @@ func BenchmarkTuningNDCG(b *testing.B) {
 // vocab.go: the clusters left out did not help once the semantic side
 // was on.
 func BenchmarkClusterAblation(b *testing.B) {
-	ix := demoIndex(b, demo.DefaultTracks)
+	svc, qs := tuningSet(b)
+	jqs := asEval(judgedQueries)
+	ix, err := svc.Index(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
 	used := clusters
 	defer func() { clusters = used }()
 	for b.Loop() {
@@ -123,10 +132,15 @@ func BenchmarkClusterAblation(b *testing.B) {
 			clear(ix.text.cache)
 			ix.text.cached = 0
 			ix.text.mu.Unlock()
-			tm, _ := setNDCG(b, ix, tuningQueries)
-			jm, _ := setNDCG(b, ix, judgedQueries)
+			tm, _ := ndcgSummary(evalByText(b, svc, qs))
+			jm, _ := ndcgSummary(evalByText(b, svc, jqs))
 			b.ReportMetric(tm, "tuning-nDCG@10-"+c.name)
 			b.ReportMetric(jm, "judged-nDCG@10-"+c.name)
 		}
 	}
+	clusters = used
+	ix.text.mu.Lock()
+	clear(ix.text.cache)
+	ix.text.cached = 0
+	ix.text.mu.Unlock()
 }
