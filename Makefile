@@ -3,6 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 # Lambda functions: directory under functions/ -> SAM logical id.
 FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction api-licenses:ApiLicensesFunction api-playlists:ApiPlaylistsFunction api-downloads:ApiDownloadsFunction
+FUNCTIONS += build-zip:BuildZipFunction
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 

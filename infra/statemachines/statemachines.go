@@ -9,3 +9,8 @@ import _ "embed"
 //
 //go:embed recognition.asl.json
 var Recognition []byte
+
+// ZIP builds the archive of a ZIP audio download (interface.md §3.2).
+//
+//go:embed zip.asl.json
+var ZIP []byte

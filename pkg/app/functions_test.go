@@ -37,7 +37,8 @@ var engines = []string{depBleve, depGonum, depAudio, depSearch, depRecognition, 
 // check sees the graph, one thing it must.
 var functionDeps = map[string]struct{ forbidden, required []string }{
 	"api-allowlist":        {forbidden: append([]string{depS3, depSFN}, engines...), required: []string{"musiccatalog/pkg/allowlist"}},
-	"api-downloads":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/downloads"}},
+	"api-downloads":        {forbidden: engines, required: []string{"musiccatalog/pkg/downloads", depSFN}}, // starts ZIP builds
+	"build-zip":            {forbidden: engines, required: []string{"musiccatalog/pkg/downloads", depS3}},
 	"api-licenses":         {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/licensing"}},
 	"api-playlists":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/playlists"}},
 	"api-tracks":           {forbidden: append([]string{depSFN}, engines...), required: []string{depS3}},
