@@ -20,7 +20,7 @@ import (
 
 func init() {
 	sampleValues["RENDER_KEY"] = "6a1f0c2e9b8d7a6f5e4d3c2b1a0f9e8d"
-	sampleValues["BUILD_ID"] = "2b7e4c1d-9a3f-4e8b-8c6d-5f4a3b2c1d0e"
+	sampleValues["RENDER_BUILD_ID"] = "2b7e4c1d-9a3f-4e8b-8c6d-5f4a3b2c1d0e"
 	otherEvents[render.FnBuild] = runBuildRenderEvents
 	otherEvents[mailapp.FnMailer] = runMailerEvents
 }
@@ -91,7 +91,7 @@ func runBuildRenderEvents(t *testing.T, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw = withSample(withSample(raw, "RENDER_KEY", key), "BUILD_ID", it.Str("build_id"))
+		raw = withSample(withSample(raw, "RENDER_KEY", key), "RENDER_BUILD_ID", it.Str("build_id"))
 		for range 2 { // a retry runs the task again
 			if out, err := handler.Invoke(eventContext(), raw); err != nil || string(out) != "null" {
 				return store.Item{}, err
