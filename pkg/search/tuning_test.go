@@ -3,6 +3,7 @@ package search
 import (
 	"testing"
 
+	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/demo"
 )
 
@@ -56,6 +57,44 @@ var tuningQueries = []judged{
 	{"teaser for an action blockbuster", []aspect{main2(subgenreIs("Epic Orchestral", "Hard Rock")), also(moodIs("Epic", "Tense"))}},
 	{"walking through the park on a spring day", []aspect{main2(moodIs("Happy", "Hopeful", "Peaceful")), also(subgenreIs("Acoustic Pop", "Singer-Songwriter", "Country"))}},
 	{"angry protest", []aspect{main2(moodIs("Aggressive")), also(subgenreIs("Punk", "Hard Rock", "Trap"))}},
+
+	// Broadened set (issue 15, lexicon round 2), written before the
+	// lexicon was extended: more occasions, ceremonies, video genres,
+	// idioms, descriptive words and voices (gender, duet, choir).
+	{"tearjerker ending", []aspect{main2(moodIs("Sad", "Melancholic")), also(slow)}},
+	{"pumped up before the big game", []aspect{main2(moodIs("Energetic", "Aggressive")), also(fast)}},
+	{"heist crew cracking the vault", []aspect{main2(subgenreIs("Suspense")), also(moodIs("Tense", "Mysterious"))}},
+	{"countdown to the rocket launch", []aspect{main2(moodIs("Tense", "Epic")), also(genreIs("Cinematic"))}},
+	{"travel vlog through lisbon", []aspect{main2(moodIs("Happy", "Hopeful", "Uplifting")), also(subgenreIs("Acoustic Pop", "Indie Rock", "Bossa Nova"))}},
+	{"time-lapse of clouds over the hills", []aspect{main2(subgenreIs("Ambient Electronic", "Ambient", "Documentary")), also(moodIs("Calm", "Peaceful", "Dreamy"))}},
+	{"award show opening", []aspect{main2(moodIs("Epic", "Uplifting", "Energetic")), also(subgenreIs("Epic Orchestral", "Upbeat Corporate"))}},
+	{"doing homework after school", []aspect{main2(subgenreIs("Lo-fi Hip Hop", "Ambient Electronic")), also(moodIs("Calm")), also(instr)}},
+	{"love duet for the reception", []aspect{main2(moodIs("Romantic")), also(vocalsIs(catalog.VocalsMixed))}},
+	{"a lullaby sung by a mother", []aspect{main2(moodIs("Calm", "Peaceful", "Dreamy")), also(vocalsIs(catalog.VocalsFemale)), also(slow)}},
+	{"gritty bars from a guy on the mic", []aspect{main2(genreIs("Hip Hop")), also(vocalsIs(catalog.VocalsMale))}},
+	{"feeling hopeful about tomorrow", []aspect{main2(moodIs("Hopeful", "Uplifting"))}},
+	{"unhurried, like a long exhale", []aspect{main2(moodIs("Calm", "Peaceful")), also(slow)}},
+	{"a lone voice, female", []aspect{main2(vocalsIs(catalog.VocalsFemale))}},
+	{"a man's voice, tender and low", []aspect{main2(vocalsIs(catalog.VocalsMale)), also(moodIs("Romantic", "Calm", "Melancholic"))}},
+	{"wordless bed for a podcast", []aspect{main2(instr), also(moodIs("Calm", "Peaceful"))}},
+	{"building dread before the jump scare", []aspect{main2(moodIs("Tense", "Dark")), also(subgenreIs("Suspense", "Drone"))}},
+	{"slow-motion replay of the winning goal", []aspect{main2(moodIs("Epic", "Uplifting")), also(subgenreIs("Epic Orchestral", "Inspiring", "Hard Rock"))}},
+	{"breakup song from a guy", []aspect{main2(moodIs("Sad", "Melancholic")), also(vocalsIs(catalog.VocalsMale))}},
+	{"sunrise over the ocean", []aspect{main2(moodIs("Peaceful", "Hopeful", "Calm")), also(subgenreIs("Ambient", "Ambient Electronic", "Documentary"))}},
+	{"retro arcade night", []aspect{main2(subgenreIs("Synthwave")), also(moodIs("Energetic", "Playful", "Dreamy"))}},
+	{"espresso bar in paris", []aspect{main2(subgenreIs("Smooth Jazz", "Bossa Nova", "Swing")), also(moodIs("Calm", "Romantic"))}},
+	{"breathwork before sleep", []aspect{main2(subgenreIs("Meditation", "Ambient", "Drone")), also(moodIs("Peaceful", "Calm")), also(slow)}},
+	{"bright, bouncy and sparkling", []aspect{main2(moodIs("Happy", "Playful")), also(moodIs("Energetic", "Uplifting"))}},
+	{"heavy, gritty and distorted", []aspect{main2(moodIs("Aggressive")), also(subgenreIs("Hard Rock", "Punk"))}},
+	{"warm and intimate, just a voice and a guitar", []aspect{main2(subgenreIs("Singer-Songwriter", "Folk", "Acoustic Pop")), also(sung)}},
+	{"fashion week runway", []aspect{main2(subgenreIs("House", "Synth Pop", "Dance Pop", "Trap")), also(moodIs("Energetic"))}},
+	{"cyberpunk alley chase", []aspect{main2(subgenreIs("Synthwave", "Techno", "Drum & Bass")), also(moodIs("Tense", "Dark", "Energetic"))}},
+	{"new year's eve countdown party", []aspect{main2(subgenreIs("House", "Dance Pop")), also(moodIs("Energetic", "Happy"))}},
+	{"bride walking down the aisle", []aspect{main2(moodIs("Romantic", "Peaceful")), also(subgenreIs("String Ensemble", "Solo Piano", "Classical"))}},
+	{"choir at a memorial service", []aspect{main2(moodIs("Sad", "Melancholic", "Peaceful")), also(vocalsIs(catalog.VocalsMixed))}},
+	{"hype reel for a sneaker drop", []aspect{main2(subgenreIs("Trap", "Boom Bap", "Dance Pop")), also(moodIs("Energetic"))}},
+	{"stargazing in the desert", []aspect{main2(subgenreIs("Ambient", "Ambient Electronic", "Drone")), also(moodIs("Dreamy", "Mysterious", "Peaceful"))}},
+	{"a toddler's playtime", []aspect{main2(moodIs("Playful", "Happy"))}},
 }
 
 // tuningSet is the tuning set over the default demo catalog, for
