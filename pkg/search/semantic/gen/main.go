@@ -143,7 +143,16 @@ func readLexicon(path string) (*lexicon, error) {
 			v[i] += w
 		}
 		for _, k := range strings.Split(keys, "|") {
-			k = strings.Join(strings.Fields(strings.ToLower(k)), " ")
+			// A key reads as a query's words do ("man's voice" is
+			// looked up as "man voice", "drum & bass" as "drum bass").
+			if strings.TrimSpace(k) == "" {
+				continue
+			}
+			if t := semantic.Tokens(k); len(t) > 0 {
+				k = strings.Join(t, " ")
+			} else {
+				k = strings.Join(strings.Fields(strings.ToLower(k)), " ")
+			}
 			if k == "" {
 				continue
 			}
