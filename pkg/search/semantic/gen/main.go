@@ -430,7 +430,7 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 // when the phrase is not written, of its words.
 func embedWords(s string, lookup func(string) vec) vec {
 	s = strings.ToLower(s)
-	if v := lookup(strings.Join(strings.Fields(s), " ")); v != nil {
+	if v := lookup(strings.Join(semantic.Tokens(s), " ")); v != nil { // as keys are written
 		return v
 	}
 	var sum vec
