@@ -1,10 +1,9 @@
 package fingerprint_test
 
 import (
-	"context"
+	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -29,8 +28,8 @@ import (
 // 128k. The songs are split by audiotest.TuningHalf and every figure is
 // given for both halves. The index holds every song but BenchmarkAccuracy's
 // heldOut ones, whose clips under the same transforms measure false
-// positives. Knobs: AUDIO_BENCH_SPEED_CLIPS (clips per condition and half,
-// default 30), AUDIO_BENCH_SEED, AUDIO_BENCH_CACHE (see bench_test.go).
+// positives. Knobs: AUDIO_BENCH_SPEED_CLIPS and AUDIO_BENCH_SPEED_FP_CLIPS (clips per condition and half,
+// default 25; false positives: 15), AUDIO_BENCH_SEED, AUDIO_BENCH_CACHE (see bench_test.go).
 
 // speedCond is one transform of the benchmark.
 type speedCond struct {
@@ -70,14 +69,7 @@ func makeSpeedClip(tb testing.TB, tracks []benchTrack, c clipSpec, cond speedCon
 	if s, ok := readF32(filepath.Join(cacheDir(tb), key+".f32")); ok {
 		return audio.PCM{Samples: s, Rate: audio.DefaultSampleRate}
 	}
-	hi := decode.Decoder{SampleRate: 44100}
-	src, err := hi.DecodeWindow(context.Background(), tracks[c.track].path, c.start, speedClipSeconds*cond.speed+0.5)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if cond.filter != "" {
-		src = ffmpegFilter(tb, src, cond.filter, key)
-	}
+	src := ffmpegFilter(tb, tracks[c.track].path, c.start, speedClipSeconds*cond.speed+0.5, cond.filter)
 	src = src.Window(0, speedClipSeconds)
 	noise := audiotest.PinkNoise(44100, src.Seconds()+0.1, 0.1, c.seed)
 	mixed := audiotest.MixSNR(src, noise, c.snr)
@@ -91,23 +83,22 @@ func makeSpeedClip(tb testing.TB, tracks []benchTrack, c clipSpec, cond speedCon
 	return aacRoundTripAt(tb, mixed, key, audio.DefaultSampleRate)
 }
 
-// ffmpegFilter runs p through an ffmpeg audio filter graph.
-func ffmpegFilter(tb testing.TB, p audio.PCM, filter, name string) audio.PCM {
-	dir := cacheDir(tb)
-	in, out := filepath.Join(dir, name+".in.wav"), filepath.Join(dir, name+".out.wav")
-	defer os.Remove(in)
-	defer os.Remove(out)
-	if err := os.WriteFile(in, decode.WAVBytes(p), 0o644); err != nil {
-		tb.Fatal(err)
+// ffmpegFilter decodes length seconds of path from start at 44.1 kHz mono
+// through an ffmpeg audio filter graph ("" for none), in one process.
+func ffmpegFilter(tb testing.TB, path string, start, length float64, filter string) audio.PCM {
+	args := []string{"-nostdin", "-loglevel", "error", "-ss", fmt.Sprint(start), "-t", fmt.Sprint(length), "-i", path}
+	if filter != "" {
+		args = append(args, "-af", filter)
 	}
-	if b, err := exec.Command("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-i", in, "-af", filter, "-ar", "44100", out).CombinedOutput(); err != nil {
-		tb.Fatalf("ffmpeg %s: %v %s", filter, err, b)
+	out, err := exec.Command("ffmpeg", append(args, "-ar", "44100", "-ac", "1", "-f", "wav", "-")...).Output()
+	if err != nil {
+		tb.Fatalf("ffmpeg %s: %v", filter, err)
 	}
-	back, err := decode.Decoder{SampleRate: p.Rate}.DecodeFile(context.Background(), out)
+	p, err := decode.ReadWAV(bytes.NewReader(out))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return back
+	return p
 }
 
 // speedQuery is one way of querying the index with a clip's hashes: the
@@ -127,18 +118,26 @@ func speedQueries() []speedQuery {
 			}
 			return cs[0].TrackID, cs[0].TrackOffset, 1, 0
 		}},
+		{"warp", func(ix *fingerprint.Index, h []fingerprint.Hash) (string, float64, float64, float64) {
+			cs := ix.MatchWarped(h, fingerprint.MatchOptions{})
+			if len(cs) == 0 {
+				return "", 0, 1, 0
+			}
+			return cs[0].TrackID, cs[0].TrackOffset, cs[0].Warp.Speed, cs[0].Warp.Semitones
+		}},
 	}
 }
 
 func BenchmarkSpeedPitch(b *testing.B) {
 	tracks := loadTracks(b)
-	n := envInt("AUDIO_BENCH_SPEED_CLIPS", 30)
+	n := envInt("AUDIO_BENCH_SPEED_CLIPS", 25)
+	nOut := envInt("AUDIO_BENCH_SPEED_FP_CLIPS", 15)
 	seed := uint64(envInt("AUDIO_BENCH_SEED", 1))
 	ix, _, _ := buildIndex(b, tracks, func(i int) bool { return !heldOut(i) })
 	qfp := fingerprint.New(fingerprint.QueryOptions)
 	queries := speedQueries()
 	var report strings.Builder
-	fmt.Fprintf(&report, "\nspeed/pitch: 10-s clips, pink noise 10 dB, AAC; %d clips per condition and half; index of %d tracks\n", n, len(ix.Tracks()))
+	fmt.Fprintf(&report, "\nspeed/pitch: 10-s clips, pink noise 10 dB, AAC; %d clips per condition and half (%d for false positives); index of %d tracks\n", n, nOut, len(ix.Tracks()))
 	fmt.Fprintf(&report, "%-12s %-9s", "condition", "half")
 	for _, q := range queries {
 		fmt.Fprintf(&report, " %-22s", q.name+" recall/FP/p50")
@@ -148,7 +147,7 @@ func BenchmarkSpeedPitch(b *testing.B) {
 		for half := range 2 {
 			pick := func(i int) bool { return audiotest.TuningHalf(i) == (half == 0) }
 			in := clipSpecs(tracks, func(i int) bool { return !heldOut(i) && pick(i) }, n, speedClipSeconds+2, []float64{10}, seed)[0]
-			out := clipSpecs(tracks, func(i int) bool { return heldOut(i) && pick(i) }, n, speedClipSeconds+2, []float64{10}, seed+1000)[0]
+			out := clipSpecs(tracks, func(i int) bool { return heldOut(i) && pick(i) }, nOut, speedClipSeconds+2, []float64{10}, seed+1000)[0]
 			inClips := make([]audio.PCM, len(in))
 			outClips := make([]audio.PCM, len(out))
 			parallel(len(in), func(i int) { inClips[i] = makeSpeedClip(b, tracks, in[i], cond) })
