@@ -199,3 +199,31 @@ func median(x []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// BenchmarkMatchWarped100h is MatchWarped's cost against 100 hours (see
+// big100h) for a 10-s query: as recorded (the identity search answers),
+// 5 % faster (the warp search runs and finds it), and music the index
+// does not hold (the whole search runs and finds nothing).
+func BenchmarkMatchWarped100h(b *testing.B) {
+	ix, tracks := index100h(b)
+	q := fingerprint.New(fingerprint.QueryOptions)
+	conds := speedConds()
+	queries := []struct {
+		name string
+		pcm  audio.PCM
+	}{
+		{"identity", tracks[1].pcm.Window(30, 10)},
+		{"rate+5%", ffmpegFilter(b, tracks[1].path, 30, 11, conds[3].filter).Window(0, 10)},
+		{"outside", audiotest.KeyPiece(fingerprint.SampleRate, 10, 2, false, 7)},
+	}
+	for _, x := range queries {
+		h := q.Fingerprint(x.pcm)
+		b.Run(x.name, func(b *testing.B) {
+			found := 0
+			for b.Loop() {
+				found = len(ix.MatchWarped(h, fingerprint.MatchOptions{}))
+			}
+			b.ReportMetric(float64(found), "found")
+		})
+	}
+}

@@ -63,6 +63,8 @@ const (
 	warpStep = 0.16
 	// warpTolBins widens a warped frequency's interval on each side.
 	warpTolBins = 0.6
+	// warpFineTolBins is the slack of the refinement.
+	warpFineTolBins = 0.15
 	// warpMinScore and warpMinRatio accept a warped match: more than the
 	// identity search asks, because the best of many cells is taken.
 	warpMinScore = 24
@@ -89,6 +91,12 @@ var coarseCells = warpCells()
 // Apply appends to dst the hashes of query (QueryOptions hashes of audio
 // played at w) as they would be at the track's speed and pitch.
 func (w Warp) Apply(dst, query []Hash) []Hash {
+	return w.apply(dst, query, warpTolBins)
+}
+
+// apply is Apply with tol bins of slack on either side of a warped
+// frequency.
+func (w Warp) apply(dst, query []Hash, tol float64) []Hash {
 	inv := math.Exp2(-w.Semitones / 12) // track frequency over query frequency
 	for _, h := range query {
 		q := float64(h.Key >> 13)
@@ -96,10 +104,10 @@ func (w Warp) Apply(dst, query []Hash) []Hash {
 		dt := float64(h.Key & 63)
 		// The anchor's bin is 2q or 2q+1 (relative to minBin); the
 		// frequency difference 2d−128 or one more.
-		fLo := (2*q+minBin)*inv - minBin - warpTolBins
-		fHi := (2*q+minBin+1)*inv - minBin + warpTolBins
+		fLo := (2*q+minBin)*inv - minBin - tol
+		fHi := (2*q+minBin+1)*inv - minBin + tol
 		x, y := (2*d-128)*inv, (2*d-127)*inv
-		dLo, dHi := min(x, y)-warpTolBins, max(x, y)+warpTolBins
+		dLo, dHi := min(x, y)-tol, max(x, y)+tol
 		ndt := uint32(math.Round(dt * w.Speed))
 		t := uint32(math.Round(float64(h.Time) * w.Speed))
 		if ndt < 1 || ndt > maxTarget {
@@ -167,20 +175,32 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 		}
 	}
 	consider(Identity, ix.Match(query, MatchOptions{MaxCandidates: 5, MinScore: 5, MinRatio: 0.5}))
+	limit := math.Inf(1)
 	for _, w := range coarseCells {
+		if math.Abs(w.Semitones) > limit+1e-9 {
+			break
+		}
 		consider(w, s.cell(w))
+		// The cells go outwards from no change. Once one wins plainly,
+		// the change is near: the cells up to two steps further (both
+		// families) settle which it is, and the rest need not be looked at.
+		if math.IsInf(limit, 1) && s.clear(best, bestByTrack) {
+			limit = math.Abs(w.Semitones) + 2*warpStep
+		}
 	}
 	if best.Score < warpMinScore/2 {
 		return WarpedCandidate{}, false
 	}
-	// Refine around the best cell: the shift on a finer grid, then the
-	// speed from the drift of the aligned hashes.
-	center := best.Warp
-	for _, ds := range []float64{-warpStep / 2, -warpStep / 4, warpStep / 4, warpStep / 2} {
+	// Refine around the best cell: the shift on a finer grid, scored with
+	// less slack (the coarse cells' slack makes their scores flat over
+	// ±0.1 semitone), then the speed from the drift of the aligned hashes.
+	center, top := best.Warp, 0
+	for _, ds := range []float64{0, -0.04, 0.04, -0.08, 0.08, -0.12, 0.12} {
 		w := Warp{Speed: center.Speed, Semitones: center.Semitones + ds}
-		for _, c := range s.cell(w) {
-			if c.TrackID == best.TrackID && c.Score > best.Score {
-				best = WarpedCandidate{Candidate: c, Warp: w}
+		s.buf = w.apply(s.buf[:0], query, warpFineTolBins)
+		for _, c := range ix.Match(s.buf, MatchOptions{MaxCandidates: 5, MinScore: 5, MinRatio: 0.5}) {
+			if c.TrackID == best.TrackID && c.Score > top {
+				top, best.Warp.Semitones = c.Score, w.Semitones
 			}
 		}
 	}
@@ -200,6 +220,21 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 	best.QueryEnd /= best.Warp.Speed
 	best.Warp = best.Warp.rounded()
 	return best, true
+}
+
+// clear reports whether best wins so plainly that the rest of the coarse
+// grid need not be looked at: three times the least score and three
+// times any other track's.
+func (s *warpSearch) clear(best WarpedCandidate, byTrack map[string]int) bool {
+	if best.Score < 3*warpMinScore {
+		return false
+	}
+	for id, sc := range byTrack {
+		if id != best.TrackID && 3*sc > best.Score {
+			return false
+		}
+	}
+	return true
 }
 
 // rounded is w at the precision the search has: speed to 0.005 (none
