@@ -50,7 +50,7 @@ bench:
 	$(GO) test -run '^$$' -bench DevserverAuthenticatedGET -benchtime 20000x ./pkg/app/
 	$(GO) test -run '^$$' -bench SearchByText10k -benchtime 20000x ./pkg/app/
 	$(GO) test -run '^$$' -bench LicenseGenerate -benchtime 5000x ./pkg/app/
-	$(GO) test -run '^$$' -bench 'RelevanceNDCG|SimilarPrecisionDemo' -benchtime 1x -timeout 30m ./pkg/search/
+	$(GO) test -run '^$$' -bench 'RelevanceNDCG|SimilarPrecisionDemo|SimilarPrecisionHeldout' -benchtime 1x -timeout 30m ./pkg/search/
 	$(GO) test -run '^$$' -bench 'ByID100k|ByText10k' -benchtime 1000x ./pkg/search/
 	$(GO) test -run '^$$' -bench RecognitionEndToEnd -benchtime 1x -timeout 30m ./pkg/app/
 	$(GO) test -run '^$$' -bench Analyze60s -benchtime 3x ./pkg/soundtrack/videoanalysis/
