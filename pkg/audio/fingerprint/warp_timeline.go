@@ -167,7 +167,11 @@ func (ix *Index) warpedTimeline(part []Hash, c WarpedCandidate, w, win uint32, o
 		if math.Abs(e) < driftStep/2 {
 			break
 		}
-		wp.Speed = math.Round(wp.Speed*(1+e)*1000) / 1000
+		wp.Speed *= 1 + e
+	}
+	for i := range out {
+		r := out[i].Warp().rounded()
+		out[i].Speed, out[i].Semitones = r.Speed, r.Semitones
 	}
 	return out
 }
