@@ -137,20 +137,8 @@ func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions) []Str
 // the stretch found (driftAt) and the timeline redone at the better speed.
 func (ix *Index) warpedTimeline(part []Hash, c WarpedCandidate, w, win uint32, o TimelineOptions) []Stretch {
 	wp := c.Warp
-	var out []Stretch
-	var wq []Hash
-	for pass := range 2 {
-		wq = wp.Apply(wq[:0], part)
-		out = out[:0]
-		for _, s := range ix.Timeline(wq, o) {
-			if s.TrackID == c.TrackID {
-				s.Speed, s.Semitones = wp.Speed, wp.Semitones
-				out = append(out, s)
-			}
-		}
-		if pass == 1 || len(out) == 0 {
-			break
-		}
+	out := ix.trackTimeline(part, c.TrackID, wp, o)
+	if len(out) > 0 {
 		// The stretch holding the window's middle, or the longest.
 		mid := frameMs(uint32(math.Round(float64(w+win/2) * wp.Speed)))
 		k := 0
@@ -161,17 +149,45 @@ func (ix *Index) warpedTimeline(part []Hash, c WarpedCandidate, w, win uint32, o
 		}
 		s := out[k]
 		a, b := msFrame(s.StartMs), msFrame(s.EndMs)
+		wq := wp.Apply(nil, part)
 		lo := sort.Search(len(wq), func(i int) bool { return wq[i].Time >= a })
 		hi := sort.Search(len(wq), func(i int) bool { return wq[i].Time > b })
-		e := ix.driftAt(wq[lo:hi], s.align, (a+b)/2)
-		if math.Abs(e) < driftStep/2 {
-			break
+		// The better speed is kept only if it explains more of the music:
+		// a time shift inside the stretch (a pitch shifter's latency, an
+		// edit) can read as a drift.
+		if e := ix.driftAt(wq[lo:hi], s.align, (a+b)/2); math.Abs(e) >= driftStep/2 {
+			better := Warp{Speed: wp.Speed * (1 + e), Semitones: wp.Semitones}
+			if alt := ix.trackTimeline(part, c.TrackID, better, o); covered(alt) > covered(out) {
+				out = alt
+			}
 		}
-		wp.Speed *= 1 + e
 	}
 	for i := range out {
 		r := out[i].Warp().rounded()
 		out[i].Speed, out[i].Semitones = r.Speed, r.Semitones
 	}
 	return out
+}
+
+// trackTimeline is the identity timeline of part warped by wp, the
+// stretches of track id, in warped time.
+func (ix *Index) trackTimeline(part []Hash, id string, wp Warp, o TimelineOptions) []Stretch {
+	var out []Stretch
+	for _, s := range ix.Timeline(wp.Apply(nil, part), o) {
+		if s.TrackID == id {
+			s.Speed, s.Semitones = wp.Speed, wp.Semitones
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// covered is the query time the stretches (warped time) span, in
+// recording milliseconds.
+func covered(st []Stretch) int64 {
+	var n int64
+	for _, s := range st {
+		n += s.EndMs - s.StartMs
+	}
+	return n
 }
