@@ -56,6 +56,7 @@ bench:
 	$(GO) test -run '^$$' -bench Analyze60s -benchtime 3x ./pkg/soundtrack/videoanalysis/
 	$(GO) test -run '^$$' -bench 'SnapshotLoad50k|IngestWesnoth|Demo' -benchtime 1x ./pkg/catalog/...
 	$(GO) test -run '^$$' -bench BenchmarkAccuracy -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
+	$(GO) test -run '^$$' -bench 'BenchmarkSpeedPitch$$' -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
 
 ## tools: check (and under CI=true require) the tools the tests use.
 tools:
