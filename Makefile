@@ -59,6 +59,7 @@ bench:
 	$(GO) test -run '^$$' -bench Render60s720p -benchtime 3x ./pkg/soundtrack/render/
 	$(GO) test -run '^$$' -bench 'SnapshotLoad50k|IngestWesnoth|Demo' -benchtime 1x ./pkg/catalog/...
 	$(GO) test -run '^$$' -bench BenchmarkAccuracy -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
+	$(GO) test -run '^$$' -bench 'BenchmarkSpeedPitch$$' -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
 
 ## tools: check (and under CI=true require) the tools the tests use.
 tools:

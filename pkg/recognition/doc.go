@@ -48,7 +48,8 @@
 // Catalog matches (a track's stems are indexed under it, so a video
 // using one stem names the track): internal true, id, title, artist, isrc, cover, and
 // score, the fingerprint match strength in [0, 1]; cleared when the plan
-// covers the track (catalog.Covers). Outside matches: internal false,
+// covers the track (catalog.Covers); speed and pitch_semitones when the
+// video plays it faster, slower or shifted (fingerprint.Warp). Outside matches: internal false,
 // cleared false, id and cover null, external_label, isrc, and the
 // service's score scaled to [0, 1] or null. Music no tier named:
 // identified false, every track field null. Not-cleared segments carry up
