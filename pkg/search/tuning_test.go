@@ -113,8 +113,9 @@ func asEval(set []judged) []evalQuery {
 }
 
 // TestTuningSetRelevance reports the tuning set per query and guards
-// that situations are understood (mean nDCG@10 of at least 0.75; BM25
-// and the word vocabulary alone reach 0.38).
+// that situations are understood (mean nDCG@10 of at least 0.80; BM25
+// and the word vocabulary alone reached 0.38 on the first 42 queries, the
+// first lexicon 0.782 on all 76, lexicon round 2 0.838).
 func TestTuningSetRelevance(t *testing.T) {
 	if len(tuningQueries) < 30 {
 		t.Fatalf("%d tuning queries; the set needs at least 30", len(tuningQueries))
@@ -126,8 +127,8 @@ func TestTuningSetRelevance(t *testing.T) {
 	}
 	mean, worst := ndcgSummary(per)
 	t.Logf("tuning set mean nDCG@10 over %d queries: %.3f, worst decile %.3f", len(per), mean, worst)
-	if mean < 0.75 {
-		t.Errorf("tuning set mean nDCG@10 %.3f < 0.75", mean)
+	if mean < 0.80 {
+		t.Errorf("tuning set mean nDCG@10 %.3f < 0.80", mean)
 	}
 }
 
