@@ -278,6 +278,12 @@ func (ix *Index) refine(r *run, t Track, query []Hash, o TimelineOptions) bool {
 	if gain <= 0 {
 		return false
 	}
+	// The body's level misses the run's edges where the music continues
+	// under speech (narration over a song's intro): at the level weak runs
+	// are kept at, the span is carried on while the evidence holds.
+	if p1 := max(coreOverChance*chance, minCore) / float64(span); p1 < p0 {
+		first, last = extendSpan(ev, first, last, p1)
+	}
 	r.first = float64(int(from)+first) * FrameSeconds
 	r.last = float64(int(from)+last)*FrameSeconds + endPad
 	return true
@@ -303,6 +309,27 @@ func bestSpan(ev []float32, p0 float64) (first, last int, gain float64) {
 		first++
 	}
 	return first, last, gain
+}
+
+// extendSpan moves first back and last on to the farthest evidence frame
+// that keeps Σ(ev − p) over the added frames at its best (positive) value.
+func extendSpan(ev []float32, first, last int, p float64) (int, int) {
+	cur, best, to := 0.0, 0.0, first
+	for i := first - 1; i >= 0; i-- {
+		cur += float64(ev[i]) - p
+		if ev[i] > 0 && cur > best {
+			best, to = cur, i
+		}
+	}
+	first = to
+	cur, best, to = 0, 0, last
+	for i := last + 1; i < len(ev); i++ {
+		cur += float64(ev[i]) - p
+		if ev[i] > 0 && cur > best {
+			best, to = cur, i
+		}
+	}
+	return first, to
 }
 
 func sum(ev []float32) float64 {
