@@ -413,11 +413,15 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 		out[i].TrackOffsetMs = ms(out[i].offset) + out[i].StartMs
 	}
 	out = slices.DeleteFunc(out, func(s Stretch) bool { return float64(s.EndMs-s.StartMs) < o.MinSeconds*1000 })
+	out = dropSlivers(out)
 	if len(o.Music) > 0 {
 		covered := slices.Clone(out)
 		for _, m := range o.Music {
 			for _, gap := range m.Subtract(toRanges(covered)) {
-				if float64(gap.EndMs-gap.StartMs) >= o.MinSeconds*1000 {
+				// A short unexplained piece is a gap inside a song (a
+				// passage the matches thinned out in) or a neighbour's
+				// edge, not music of its own.
+				if float64(gap.EndMs-gap.StartMs) >= max(o.MinSeconds, minPiece)*1000 {
 					out = append(out, Stretch{StartMs: gap.StartMs, EndMs: gap.EndMs})
 				}
 			}
@@ -430,6 +434,33 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 // minPiece (seconds) is the shortest part of a stretch kept where another
 // one took the rest of its time.
 const minPiece = 3.0
+
+// dropSlivers removes stretches shorter than minPiece that touch (within
+// mergeGapSeconds) another stretch: the tail of a neighbouring song seen
+// a little past a cut, or an echo left between two parts of one song.
+func dropSlivers(in []Stretch) []Stretch {
+	near := func(i int) bool {
+		for j, y := range in {
+			x := in[i]
+			if j != i && float64(x.StartMs-y.EndMs) <= mergeGapSeconds*1000 && float64(y.StartMs-x.EndMs) <= mergeGapSeconds*1000 &&
+				y.EndMs-y.StartMs > x.EndMs-x.StartMs {
+				return true
+			}
+		}
+		return false
+	}
+	var drop []bool
+	for i, x := range in {
+		drop = append(drop, float64(x.EndMs-x.StartMs) < minPiece*1000 && near(i))
+	}
+	out := in[:0:0]
+	for i, x := range in {
+		if !drop[i] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // resolve turns refined runs into stretches: runs of one play-through
 // merged, echoes dropped, overlaps divided.
