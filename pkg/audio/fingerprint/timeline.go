@@ -61,6 +61,9 @@ type run struct {
 	// weak runs come from the long windows (see longWindows) or hold
 	// little evidence (refine): they fill only time no strong run explains.
 	weak bool
+	// confirmed: a long window agrees with the run. A weak run from the
+	// short windows must be, or one lucky window could stand alone.
+	confirmed bool
 }
 
 // offsetSlack is how far (seconds) two windows' alignments may differ and
@@ -99,16 +102,21 @@ func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
 	for _, r := range done {
 		if ix.refine(r, ids[r.track], query, o) {
 			all = append(all, r)
-			if r.weak {
-				keptWeak = append(keptWeak, r)
-			} else {
+			if !r.weak {
 				kept = append(kept, r)
 			}
 		}
 	}
 	// Windows agreeing with a run kept so far add nothing to the long pass.
-	for _, r := range ix.coarse(query, end, o.Window*longWindows, o.Hop*longWindows, o.Match, all) {
+	long := o.Match.withDefaults()
+	long.MinScore, long.MinRatio = long.MinScore*longBar, long.MinRatio*longBar
+	for _, r := range ix.coarse(query, end, o.Window*longWindows, o.Hop*longWindows, long, all) {
 		if ix.refine(r, ids[r.track], query, o) {
+			keptWeak = append(keptWeak, r)
+		}
+	}
+	for _, r := range all {
+		if r.weak && r.confirmed {
 			keptWeak = append(keptWeak, r)
 		}
 	}
@@ -126,6 +134,12 @@ func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
 // 0–25). A long window also dilutes a short song between others, which is
 // why the short pass stays.
 const longWindows = 4
+
+// longBar raises the long windows' score and ratio thresholds: a true song
+// under narration scores 85–700 over 24–30 s against a runner-up under 25,
+// while unrelated music aligns with some track now and then over so long a
+// window (a small catalog has few runners-up to show it).
+const longBar = 2
 
 // coarse matches windows of win seconds every step seconds and chains
 // those that agree on track and alignment into runs. Given the runs of the
@@ -145,7 +159,13 @@ func (ix *Index) coarse(query []Hash, end uint32, winSec, stepSec float64, mo Ma
 		}
 		ws := float64(w) * FrameSeconds
 		cands := ix.Match(buf, mo)
-		if len(cands) > 0 && !agrees(strong, cands[0], ws) {
+		if len(cands) > 0 {
+			if x := agreeing(strong, cands[0], ws); x != nil {
+				x.confirmed = true
+				cands = nil
+			}
+		}
+		if len(cands) > 0 {
 			c := cands[0]
 			off := c.TrackOffset - ws
 			r := agreeing(runs, c, ws)
@@ -183,7 +203,6 @@ func agreeing(rs []*run, c Candidate, ws float64) *run {
 	return r
 }
 
-func agrees(rs []*run, c Candidate, ws float64) bool { return agreeing(rs, c, ws) != nil }
 
 // Boundary refinement. The coarse pass only knows which windows voted for
 // a run, and a 6-s window smears that by seconds; a query hash also aligns
@@ -311,11 +330,17 @@ func bestSpan(ev []float32, p0 float64) (first, last int, gain float64) {
 	return first, last, gain
 }
 
+// extendGapSeconds is the longest stretch without evidence an extension
+// crosses: music under speech keeps an aligned frame every second or so,
+// and a silent gap between songs must not be bridged.
+const extendGapSeconds = 1.5
+
 // extendSpan moves first back and last on to the farthest evidence frame
 // that keeps Σ(ev − p) over the added frames at its best (positive) value.
 func extendSpan(ev []float32, first, last int, p float64) (int, int) {
+	gap := int(math.Round(extendGapSeconds / FrameSeconds))
 	cur, best, to := 0.0, 0.0, first
-	for i := first - 1; i >= 0; i-- {
+	for i := first - 1; i >= 0 && i >= to-gap; i-- {
 		cur += float64(ev[i]) - p
 		if ev[i] > 0 && cur > best {
 			best, to = cur, i
@@ -323,7 +348,7 @@ func extendSpan(ev []float32, first, last int, p float64) (int, int) {
 	}
 	first = to
 	cur, best, to = 0, 0, last
-	for i := last + 1; i < len(ev); i++ {
+	for i := last + 1; i < len(ev) && i <= to+gap; i++ {
 		cur += float64(ev[i]) - p
 		if ev[i] > 0 && cur > best {
 			best, to = cur, i
