@@ -3,6 +3,8 @@ SHELL := /bin/bash
 GO ?= go
 # Lambda functions: directory under functions/ -> SAM logical id.
 FUNCTIONS := api-allowlist:ApiAllowlistFunction api-tracks:ApiTracksFunction api-search:ApiSearchFunction catalog-ingest:CatalogIngestFunction api-recognition:ApiRecognitionFunction recognition-prepare:RecognitionPrepareFunction recognition-extract:RecognitionExtractFunction recognition-match:RecognitionMatchFunction recognition-external:RecognitionExternalFunction recognition-finish:RecognitionFinishFunction api-soundtrack:ApiSoundtrackFunction api-licenses:ApiLicensesFunction api-playlists:ApiPlaylistsFunction api-downloads:ApiDownloadsFunction
+FUNCTIONS += build-zip:BuildZipFunction
+FUNCTIONS += build-render:BuildRenderFunction mailer:MailerFunction
 LAMBDA_FLAGS := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_BUILD = $(LAMBDA_FLAGS) $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w"
 
@@ -50,12 +52,14 @@ bench:
 	$(GO) test -run '^$$' -bench DevserverAuthenticatedGET -benchtime 20000x ./pkg/app/
 	$(GO) test -run '^$$' -bench SearchByText10k -benchtime 20000x ./pkg/app/
 	$(GO) test -run '^$$' -bench LicenseGenerate -benchtime 5000x ./pkg/app/
-	$(GO) test -run '^$$' -bench 'RelevanceNDCG|SimilarPrecisionDemo' -benchtime 1x -timeout 30m ./pkg/search/
+	$(GO) test -run '^$$' -bench 'RelevanceNDCG|SimilarPrecisionDemo|SimilarPrecisionHeldout' -benchtime 1x -timeout 30m ./pkg/search/
 	$(GO) test -run '^$$' -bench 'ByID100k|ByText10k' -benchtime 1000x ./pkg/search/
 	$(GO) test -run '^$$' -bench RecognitionEndToEnd -benchtime 1x -timeout 30m ./pkg/app/
 	$(GO) test -run '^$$' -bench Analyze60s -benchtime 3x ./pkg/soundtrack/videoanalysis/
+	$(GO) test -run '^$$' -bench Render60s720p -benchtime 3x ./pkg/soundtrack/render/
 	$(GO) test -run '^$$' -bench 'SnapshotLoad50k|IngestWesnoth|Demo' -benchtime 1x ./pkg/catalog/...
 	$(GO) test -run '^$$' -bench BenchmarkAccuracy -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
+	$(GO) test -run '^$$' -bench 'BenchmarkSpeedPitch$$' -benchtime 1x -timeout 60m ./pkg/audio/fingerprint/
 
 ## tools: check (and under CI=true require) the tools the tests use.
 tools:

@@ -25,6 +25,7 @@ require (
 require github.com/aws/aws-sdk-go-v2/service/sqs v1.52.8
 
 require (
+	github.com/aws/aws-sdk-go-v2/service/sesv2 v1.79.7 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 )

@@ -5,8 +5,8 @@ package main
 
 import (
 	"musiccatalog/pkg/app/core"
-	"musiccatalog/pkg/app/soundtrackapp"
+	"musiccatalog/pkg/app/renderapp"
 	"musiccatalog/pkg/httpapi"
 )
 
-func main() { core.RunHTTPLambda(httpapi.GroupSoundtrack, soundtrackapp.Wiring) }
+func main() { core.RunHTTPLambda(httpapi.GroupSoundtrack, renderapp.Wiring) }

@@ -9,3 +9,12 @@ import _ "embed"
 //
 //go:embed recognition.asl.json
 var Recognition []byte
+
+// ZIP builds the archive of a ZIP audio download (interface.md §3.2).
+//
+//go:embed zip.asl.json
+var ZIP []byte
+// Render is the soundtrack render (interface.md §3.2; DESIGN.md §5).
+//
+//go:embed render.asl.json
+var Render []byte

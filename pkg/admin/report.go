@@ -11,7 +11,7 @@ import (
 )
 
 // reportHeader is the first line of `report downloads`.
-var reportHeader = []string{"month", "client_id", "asset_type", "asset_id", "name", "downloads", "mp3", "wav", "personal_use_confirmed"}
+var reportHeader = []string{"month", "client_id", "asset_type", "asset_id", "name", "downloads", "mp3", "wav", "personal_use_confirmed", "zip"}
 
 // reportDownloads prints a client's download counts of one month as CSV,
 // one line per asset (the partner's usage reporting).
@@ -42,7 +42,8 @@ func (c *cmd) reportDownloads(ctx context.Context, args []string) error {
 	_ = w.Write(reportHeader)
 	for _, r := range rows {
 		_ = w.Write([]string{r.Month, r.ClientID, r.AssetType, r.AssetID, r.Name, strconv.FormatInt(r.Downloads, 10),
-			strconv.FormatInt(r.MP3, 10), strconv.FormatInt(r.WAV, 10), strconv.FormatInt(r.PersonalUseConfirmed, 10)})
+			strconv.FormatInt(r.MP3, 10), strconv.FormatInt(r.WAV, 10), strconv.FormatInt(r.PersonalUseConfirmed, 10),
+			strconv.FormatInt(r.ZIP, 10)})
 	}
 	w.Flush()
 	return w.Error()

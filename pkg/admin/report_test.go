@@ -67,13 +67,13 @@ func TestReportDownloadsCSV(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[3]] = r
 	}
-	if strings.Join(recs[0], ",") != "month,client_id,asset_type,asset_id,name,downloads,mp3,wav,personal_use_confirmed" || len(recs) != 4 {
+	if strings.Join(recs[0], ",") != "month,client_id,asset_type,asset_id,name,downloads,mp3,wav,personal_use_confirmed,zip" || len(recs) != 4 {
 		t.Fatalf("report %q", out)
 	}
 	for id, want := range map[string]string{
-		cc.Tracks[0].ID:  month + "," + clientID + ",track," + cc.Tracks[0].ID + ",Track 0,2,2,0,1",
-		cc.Tracks[1].ID:  month + "," + clientID + ",track," + cc.Tracks[1].ID + `,"Say ""Hi"", World",1,0,1,0`,
-		cc.SoundFX[0].ID: month + "," + clientID + ",soundfx," + cc.SoundFX[0].ID + ",Effect 0,1,1,0,0",
+		cc.Tracks[0].ID:  month + "," + clientID + ",track," + cc.Tracks[0].ID + ",Track 0,2,2,0,1,0",
+		cc.Tracks[1].ID:  month + "," + clientID + ",track," + cc.Tracks[1].ID + `,"Say ""Hi"", World",1,0,1,0,0`,
+		cc.SoundFX[0].ID: month + "," + clientID + ",soundfx," + cc.SoundFX[0].ID + ",Effect 0,1,1,0,0,0",
 	} {
 		line := ""
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {

@@ -30,6 +30,7 @@ import (
 	"musiccatalog/pkg/recognition"
 	"musiccatalog/pkg/search"
 	"musiccatalog/pkg/soundtrack"
+	"musiccatalog/pkg/soundtrack/render"
 	"musiccatalog/pkg/store/boltstore"
 	"musiccatalog/pkg/workflow"
 	"musiccatalog/pkg/workflow/localworkflow"
@@ -50,6 +51,8 @@ type Deps struct {
 	Search *search.Service
 	// Soundtrack stores and analyzes soundtrack videos (nil without a blob store).
 	Soundtrack *soundtrack.Service
+	// Render mixes tracks into soundtrack videos (local runner only).
+	Render *render.Service
 	// Licensing issues and reads licenses.
 	Licensing *licensing.Service
 	// Downloads hands out audio downloads and counts them (nil without a blob store).
@@ -177,7 +180,7 @@ func (d *Deps) API() *httpapi.API {
 	a := d.Core.API()
 	searchapp.Mount(a, d.Search, d.Soundtrack)
 	recognitionapp.Mount(a, d.Recognition)
-	soundtrackapp.Mount(a, d.Soundtrack, d.Config.SoundtrackDirectUploadMax)
+	soundtrackapp.MountWithRender(a, d.Soundtrack, d.Render, d.Config.SoundtrackDirectUploadMax)
 	d.licensesAPI(a)
 	d.downloadsAPI(a)
 	d.playlistsAPI(a)

@@ -157,8 +157,8 @@ func TestDownloadAudioOneFormat(t *testing.T) {
 	}
 }
 
-// TestDownloadAudioErrorRows covers every audio-download row of §7.2 (and
-// the ZIP requests this build refuses), and checks that none was counted.
+// TestDownloadAudioErrorRows covers every audio-download row of §7.2 and
+// checks that none was counted (the ZIP rows are in zip_http_test.go).
 func TestDownloadAudioErrorRows(t *testing.T) {
 	f := newDownloadFixture(t)
 	clientID, key := f.client(t, identity.PlanEnterprise, true, true)
@@ -193,9 +193,6 @@ func TestDownloadAudioErrorRows(t *testing.T) {
 		{"type does not match (stem id as track)", f.get(stem.ID, key, "type=track"), 404, ""},
 		{"no rendition stored", f.post(f.tracks[1].ID, key, map[string]any{"type": "track"}), 404, ""},
 		{"reserved format parameter", f.get(tr.ID, key, "type=track&format=mp3"), 404, ""},
-		{"both formats (ZIP)", f.post(tr.ID, key, map[string]any{"type": "track", "format": []string{"mp3", "wav"}}), 501, ""},
-		{"stems (ZIP)", f.get(tr.ID, key, "type=track&include_stems=true"), 501, ""},
-		{"GET both formats (ZIP)", f.get(tr.ID, key, "type=track&fmt=mp3&fmt=wav"), 501, ""},
 	}
 	for _, c := range rows {
 		if c.r.Status != c.status {

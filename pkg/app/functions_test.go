@@ -37,12 +37,13 @@ var engines = []string{depBleve, depGonum, depAudio, depSearch, depRecognition, 
 // check sees the graph, one thing it must.
 var functionDeps = map[string]struct{ forbidden, required []string }{
 	"api-allowlist":        {forbidden: append([]string{depS3, depSFN}, engines...), required: []string{"musiccatalog/pkg/allowlist"}},
-	"api-downloads":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/downloads"}},
+	"api-downloads":        {forbidden: engines, required: []string{"musiccatalog/pkg/downloads", depSFN}}, // starts ZIP builds
+	"build-zip":            {forbidden: engines, required: []string{"musiccatalog/pkg/downloads", depS3}},
 	"api-licenses":         {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/licensing"}},
 	"api-playlists":        {forbidden: append([]string{depSFN}, engines...), required: []string{"musiccatalog/pkg/playlists"}},
 	"api-tracks":           {forbidden: append([]string{depSFN}, engines...), required: []string{depS3}},
 	"api-search":           {forbidden: []string{depRecognition, depSFN, depIngest}, required: []string{depBleve}},
-	"api-soundtrack":       {forbidden: []string{depBleve, depSearch, depRecognition, depSFN, depIngest}, required: []string{depSoundtrack}},
+	"api-soundtrack":       {forbidden: []string{depBleve, depSearch, depRecognition, depIngest}, required: []string{depSoundtrack, depSFN}},
 	"api-recognition":      {forbidden: []string{depBleve, depSearch, depSoundtrack, depIngest}, required: []string{depSFN}},
 	"recognition-prepare":  {forbidden: []string{depBleve, depSearch, depSoundtrack, depIngest}, required: []string{depRecognition}},
 	"recognition-extract":  {forbidden: []string{depBleve, depSearch, depSoundtrack, depIngest}, required: []string{depRecognition}},
@@ -50,6 +51,8 @@ var functionDeps = map[string]struct{ forbidden, required []string }{
 	"recognition-external": {forbidden: []string{depBleve, depSearch, depSoundtrack, depIngest}, required: []string{depRecognition}},
 	"recognition-finish":   {forbidden: []string{depBleve, depSearch, depSoundtrack, depIngest}, required: []string{depRecognition}},
 	"catalog-ingest":       {forbidden: []string{depRecognition, depSoundtrack, depSFN}, required: []string{depIngest}},
+	"build-render":         {forbidden: []string{depBleve, depSearch, depRecognition, depIngest}, required: []string{"musiccatalog/pkg/soundtrack/render"}},
+	"mailer":               {forbidden: append([]string{depS3, depSFN}, engines...), required: []string{"github.com/aws/aws-sdk-go-v2/service/sesv2"}},
 }
 
 // TestFunctionImports checks the import graph of every functions/* main

@@ -15,23 +15,11 @@ var notDeployed = map[string]bool{"devserver": true, "admin": true}
 // SAM build targets and template.yaml in step.
 func TestEveryFunctionIsBuiltAndDeployed(t *testing.T) {
 	root := filepath.Join("..", "..")
-	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	template, err := os.ReadFile(filepath.Join(root, "template.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^FUNCTIONS := (.*)$`).FindSubmatch(makefile)
-	if m == nil {
-		t.Fatal("Makefile has no FUNCTIONS list")
-	}
-	logical := map[string]string{}
-	for _, pair := range strings.Fields(string(m[1])) {
-		dir, id, _ := strings.Cut(pair, ":")
-		logical[dir] = id
-	}
+	logical := functionIDs(t)
 	dirs, _ := os.ReadDir(filepath.Join(root, "functions"))
 	for _, d := range dirs {
 		name := d.Name()

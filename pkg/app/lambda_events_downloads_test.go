@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/httpapi"
 )
 
@@ -25,8 +26,8 @@ func init() {
 				}
 			}},
 			{"get-wav-redirect.json", 302, nil},
-			{"post-both-formats-zip.json", 501, func(t *testing.T, b map[string]any) {
-				if d, _ := b["detail"].(string); !strings.Contains(d, "ZIP") {
+			{"post-both-formats-zip.json", 202, func(t *testing.T, b map[string]any) {
+				if b["detail"] != downloads.MsgPreparing {
 					t.Errorf("body %v", b)
 				}
 			}},

@@ -16,6 +16,7 @@ var sampleValues = map[string]string{
 	"LICENSE_ID":       "4c1f9e8d7b6a5e4d3c2b1a0f9e8d7c6b",
 	"JOB_ID":           "0d6f3c1e-8a4b-4c2d-9e1f-5a6b7c8d9e0f",
 	"ETAG":             "9b2cf535f27731c974343645a3985328",
+	"BUILD_ID":         "3f9a0c2b7d1e4a5b8c6d9e0f1a2b3c4d",
 }
 
 // withSample replaces the sample value of name in a sample event by value.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -18,6 +19,14 @@ func init() {
 	}
 	lambdaEvents["api-soundtrack"] = httpEvents{
 		group: httpapi.GroupSoundtrack,
+		// The render events need a signed-in user: the demo user.
+		setup: func(t *testing.T, d *Deps) map[string]string {
+			creds, err := EnsureDemo(context.Background(), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return map[string]string{"USER_TOKEN": creds.User.Token}
+		},
 		cases: []eventCase{
 			{"upload-url.json", 201, func(t *testing.T, b map[string]any) {
 				key, _ := b["storage_key"].(string)
@@ -34,6 +43,16 @@ func init() {
 				}
 			}},
 			{"retrieve-missing.json", 404, nil},
+			{"render-with-partner-key.json", 401, nil},
+			{"render-invalid-fields.json", 400, func(t *testing.T, b map[string]any) {
+				for _, f := range []string{"track_id", "video_volume", "track_start"} {
+					if b[f] == nil {
+						t.Errorf("body %v does not name %s", b, f)
+					}
+				}
+			}},
+			{"render-missing-video.json", 404, nil},
+			{"render-link-missing.json", 404, nil},
 		},
 	}
 }

@@ -18,6 +18,12 @@ func (d *Deps) startLocalWorkflows() error {
 	if err := runner.Register(recognition.Machine, statemachines.Recognition, recognition.Substitutions); err != nil {
 		return err
 	}
+	if err := d.startZIPBuilds(runner); err != nil {
+		return err
+	}
+	if err := d.startLocalRender(runner); err != nil {
+		return err
+	}
 	if err := d.newRecognition(runner); err != nil || d.Recognition == nil {
 		return err
 	}

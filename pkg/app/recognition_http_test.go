@@ -225,6 +225,22 @@ func TestRecognitionDailyQuota(t *testing.T) {
 // TestRecognitionEndToEnd ingests real music, makes a re-encoded video of
 // a stretch of one track with noise over it, and recognizes it through the API.
 func TestRecognitionEndToEnd(t *testing.T) {
+	job := recognizeWesnothClips(t, "")[0]
+	track, _ := job["track"].(map[string]any)
+	if _, ok := track["speed"]; ok {
+		t.Errorf("speed on a clip played as recorded: %v", track)
+	}
+	if track == nil || track["title"] != "Song 1" || track["internal"] != true || track["cleared"] != true || track["isrc"] != "QZTST2400001" {
+		t.Errorf("track %v (segments %v)", track, job["segments"])
+	}
+}
+
+// recognizeWesnothClips ingests three wesnoth songs as Song 0–2 and, for
+// each ffmpeg audio filter ("" for none), submits a 15-s video of Song 1
+// from 40 s through the filter under pink noise; it returns the completed
+// jobs in order.
+func recognizeWesnothClips(t *testing.T, filters ...string) []map[string]any {
+	t.Helper()
 	if _, err := os.Stat(wesnothMusic); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("wesnoth music missing: %v", err)
@@ -245,29 +261,34 @@ func TestRecognitionEndToEnd(t *testing.T) {
 	if err != nil || len(rep.Errors) > 0 {
 		t.Fatalf("ingest: %v %v", err, rep.Errors)
 	}
-	video := filepath.Join(dir, "clip.mp4")
-	cmd := exec.Command("ffmpeg", "-v", "error", "-ss", "40", "-t", "15", "-i", filepath.Join(wesnothMusic, tracks[1]),
-		"-f", "lavfi", "-t", "15", "-i", "anoisesrc=color=pink:amplitude=0.05",
-		"-f", "lavfi", "-t", "15", "-i", "color=c=black:s=160x120:r=10",
-		"-filter_complex", "[0:a][1:a]amix=inputs=2:duration=first[a]", "-map", "[a]", "-map", "2:v",
-		"-c:v", "mpeg4", "-c:a", "aac", "-b:a", "128k", video)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("ffmpeg: %v %s", err, out)
-	}
-	raw, _ := os.ReadFile(video)
 	c := apitest.New(t, d.LocalHandler())
 	c.Token = creds.Partner.Key
-	ct, body := multipartFile(t, "clip.mp4", raw, nil)
-	r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: body, Header: map[string]string{"Content-Type": ct}})
-	if r.Status != 201 {
-		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	var jobs []map[string]any
+	for i, filter := range filters {
+		video := filepath.Join(dir, fmt.Sprintf("clip%d.mp4", i))
+		audio := "[0:a]"
+		if filter != "" {
+			audio = "[0:a]" + filter + "[f];[f]"
+		}
+		cmd := exec.Command("ffmpeg", "-v", "error", "-ss", "40", "-t", "17", "-i", filepath.Join(wesnothMusic, tracks[1]),
+			"-f", "lavfi", "-t", "15", "-i", "anoisesrc=color=pink:amplitude=0.05",
+			"-f", "lavfi", "-t", "15", "-i", "color=c=black:s=160x120:r=10",
+			"-filter_complex", audio+"[1:a]amix=inputs=2:duration=shortest[a]", "-map", "[a]", "-map", "2:v",
+			"-c:v", "mpeg4", "-c:a", "aac", "-b:a", "128k", video)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("ffmpeg: %v %s", err, out)
+		}
+		raw, _ := os.ReadFile(video)
+		ct, body := multipartFile(t, "clip.mp4", raw, nil)
+		r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: body, Header: map[string]string{"Content-Type": ct}})
+		if r.Status != 201 {
+			t.Fatalf("submit: %d %s", r.Status, r.Body)
+		}
+		job := pollJob(t, c, r.Map(t)["job_id"].(string), 120*time.Second)
+		if job["status"] != "completed" {
+			t.Fatalf("job %v", job)
+		}
+		jobs = append(jobs, job)
 	}
-	job := pollJob(t, c, r.Map(t)["job_id"].(string), 120*time.Second)
-	if job["status"] != "completed" {
-		t.Fatalf("job %v", job)
-	}
-	track, _ := job["track"].(map[string]any)
-	if track == nil || track["title"] != "Song 1" || track["internal"] != true || track["cleared"] != true || track["isrc"] != "QZTST2400001" {
-		t.Errorf("track %v (segments %v)", track, job["segments"])
-	}
+	return jobs
 }

@@ -95,7 +95,7 @@ func TestTemplateSetsEveryVariable(t *testing.T) {
 
 // decoderFunctions run ffmpeg (recognition and soundtrack decoding,
 // catalog analysis and transcoding, by-url/by-video analysis).
-var decoderFunctions = []string{"api-search", "api-soundtrack", "catalog-ingest", "recognition-extract", "recognition-prepare"}
+var decoderFunctions = []string{"api-search", "api-soundtrack", "catalog-ingest", "recognition-extract", "recognition-prepare", "build-render"}
 
 // TestTemplateDecodersHaveFFmpeg: every decoding function carries the
 // stack's ffmpeg layer (or the FFmpegLayerArn override) and finds ffmpeg

@@ -15,6 +15,7 @@ import (
 	// its Node tree keeps the !Ref, !GetAtt and !Sub tags.
 	yaml "github.com/oasdiff/yaml3"
 
+	"musiccatalog/pkg/downloads"
 	"musiccatalog/pkg/recognition"
 )
 
@@ -183,14 +184,17 @@ func functionIDs(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^FUNCTIONS := (.*)$`).FindSubmatch(makefile)
-	if m == nil {
+	// FUNCTIONS := ... and any FUNCTIONS += ... that add to it.
+	ms := regexp.MustCompile(`(?m)^FUNCTIONS [:+]= (.*)$`).FindAllSubmatch(makefile, -1)
+	if ms == nil {
 		t.Fatal("Makefile has no FUNCTIONS list")
 	}
 	ids := map[string]string{}
-	for _, pair := range strings.Fields(string(m[1])) {
-		dir, id, _ := strings.Cut(pair, ":")
-		ids[dir] = id
+	for _, m := range ms {
+		for _, pair := range strings.Fields(string(m[1])) {
+			dir, id, _ := strings.Cut(pair, ":")
+			ids[dir] = id
+		}
 	}
 	return ids
 }
@@ -200,8 +204,20 @@ func functionIDs(t *testing.T) map[string]string {
 // same task functions, permission to invoke each, and Lambda timeouts equal
 // to the states' TimeoutSeconds.
 func TestRecognitionStateMachineDeployment(t *testing.T) {
+	checkStateMachineDeployment(t, "RecognitionStateMachine", recognition.Substitutions, "api-recognition", "RECOGNITION_STATE_MACHINE_ARN")
+}
+
+// TestZipStateMachineDeployment is the same for the ZIP build machine,
+// started by api-downloads.
+func TestZipStateMachineDeployment(t *testing.T) {
+	checkStateMachineDeployment(t, "ZipStateMachine", downloads.Substitutions, "api-downloads", "ZIP_STATE_MACHINE_ARN")
+}
+
+// checkStateMachineDeployment checks state machine sm of template.yaml
+// against the substitutions the local runner uses, and that function
+// starter names it in variable env.
+func checkStateMachineDeployment(t *testing.T, sm string, localSubs map[string]string, starter, env string) {
 	tpl := loadTemplate(t)
-	const sm = "RecognitionStateMachine"
 	if tpl.resources[sm] == nil || tpl.typeOf(sm) != "AWS::Serverless::StateMachine" {
 		t.Fatalf("no %s", sm)
 	}
@@ -218,8 +234,8 @@ func TestRecognitionStateMachineDeployment(t *testing.T) {
 			t.Errorf("%s uses ${%s}, which DefinitionSubstitutions lacks", uri, m[1])
 		}
 	}
-	if got, want := slices.Sorted(maps.Keys(subs)), slices.Sorted(maps.Keys(recognition.Substitutions)); !slices.Equal(got, want) {
-		t.Errorf("substitutions %v; recognition.Substitutions has %v", got, want)
+	if got, want := slices.Sorted(maps.Keys(subs)), slices.Sorted(maps.Keys(localSubs)); !slices.Equal(got, want) {
+		t.Errorf("substitutions %v; the local runner's have %v", got, want)
 	}
 	ids := functionIDs(t)
 	invokable := map[string]bool{}
@@ -237,7 +253,7 @@ func TestRecognitionStateMachineDeployment(t *testing.T) {
 	if err := json.Unmarshal(asl, &def); err != nil {
 		t.Fatal(err)
 	}
-	for key, fn := range recognition.Substitutions {
+	for key, fn := range localSubs {
 		v := subs[key]
 		if v == nil {
 			continue
@@ -260,9 +276,9 @@ func TestRecognitionStateMachineDeployment(t *testing.T) {
 		}
 	}
 	// The API starts executions of exactly this machine.
-	api := tpl.props(ids["api-recognition"])
-	if v := mapping(api, "Environment", "Variables")["RECOGNITION_STATE_MACHINE_ARN"]; v == nil || v.Tag != "!Ref" || v.Value != sm {
-		t.Errorf("api-recognition's RECOGNITION_STATE_MACHINE_ARN is not !Ref %s", sm)
+	api := tpl.props(ids[starter])
+	if v := mapping(api, "Environment", "Variables")[env]; v == nil || v.Tag != "!Ref" || v.Value != sm {
+		t.Errorf("%s's %s is not !Ref %s", starter, env, sm)
 	}
 }
 

@@ -164,7 +164,9 @@ type SoundFX struct {
 // Segment is one fingerprint index segment and the tracks it holds. Every
 // track of a catalog is in at most one segment.
 type Segment struct {
-	Key      string // blob key of the fingerprint.Index bytes
+	Key string // blob key of the fingerprint.Index bytes
+	// TrackIDs lists the tracks the segment indexes, each followed by the
+	// stems indexed under it (their hashes are in the track's entry).
 	TrackIDs []string
 }
 
@@ -265,7 +267,11 @@ func build(c Contents, version string) (*Catalog, error) {
 	for _, s := range c.Segments {
 		cat.segKeys = append(cat.segKeys, s.Key)
 		for _, id := range s.TrackIDs {
-			if cat.tracks[id] == nil || inSegment[id] {
+			known := cat.tracks[id] != nil
+			if st, ok := cat.stems[id]; ok { // indexed under its track, in the same segment
+				known = slices.Contains(s.TrackIDs, st.track.ID)
+			}
+			if !known || inSegment[id] {
 				return nil, fmt.Errorf("%w: segment %s: track %s unknown or in two segments", ErrInvalidCatalog, s.Key, id)
 			}
 			inSegment[id] = true

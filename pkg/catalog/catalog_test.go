@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,12 +108,37 @@ func TestNewRejectsBrokenInvariants(t *testing.T) {
 		"track in two segments": func(c *catalog.Contents) {
 			c.Segments = []catalog.Segment{{Key: "a", TrackIDs: []string{c.Tracks[0].ID}}, {Key: "b", TrackIDs: []string{c.Tracks[0].ID}}}
 		},
+		"stem without its track": func(c *catalog.Contents) {
+			c.Segments = []catalog.Segment{{Key: "a", TrackIDs: []string{c.Tracks[0].ID}}, {Key: "b", TrackIDs: []string{c.Tracks[0].Stems[0].ID}}}
+		},
+		"stem twice": func(c *catalog.Contents) {
+			st := c.Tracks[0].Stems[0].ID
+			c.Segments = []catalog.Segment{{Key: "a", TrackIDs: []string{c.Tracks[0].ID, st, st}}}
+		},
 	} {
 		c := catalogtest.Contents(3, 2)
 		mutate(&c)
 		if _, err := catalog.New(c); !errors.Is(err, catalog.ErrInvalidCatalog) {
 			t.Errorf("%s: err %v, want ErrInvalidCatalog", name, err)
 		}
+	}
+}
+
+// A segment lists the stems indexed under a track next to it.
+func TestSegmentListsStemsWithTheirTrack(t *testing.T) {
+	c := catalogtest.Contents(3, 2)
+	c.Segments = []catalog.Segment{{Key: "a", TrackIDs: []string{c.Tracks[0].ID, c.Tracks[0].Stems[0].ID, c.Tracks[1].ID}}}
+	cat, err := catalog.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := catalog.Encode(&buf, cat); err != nil {
+		t.Fatal(err)
+	}
+	got, err := catalog.Decode(bytes.NewReader(buf.Bytes()))
+	if err != nil || !slices.Equal(got.Segments()[0].TrackIDs, c.Segments[0].TrackIDs) {
+		t.Fatalf("round trip: %v %v", got.Segments(), err)
 	}
 }
 

@@ -20,6 +20,7 @@ const (
 	countPrefix   = "DOWNLOADS#"
 	attrDownloads = "downloads"
 	attrConfirmed = "personal_use_confirmed"
+	attrZIP       = "zip"
 	attrType      = "asset_type"
 	attrAsset     = "asset_id"
 	attrName      = "name"
@@ -38,16 +39,26 @@ type Count struct {
 	// PersonalUseConfirmed counts the downloads sent with
 	// confirm_personal_use: true.
 	PersonalUseConfirmed int64
+	// ZIP counts the downloads that were ZIP archives (both formats or
+	// stems); such a download adds one to each format it holds.
+	ZIP int64
 }
 
 func countKey(clientID, month, kind, assetID string) store.Key {
 	return store.Key{PK: countPrefix + clientID + "#" + month, SK: kind + "#" + assetID}
 }
 
-// count adds one download to the client's counters for this month.
-func (s *Service) count(ctx context.Context, clientID string, as catalog.Asset, format string, confirmed bool) error {
-	add := map[string]int64{attrDownloads: 1, format: 1}
-	if confirmed {
+// count adds one download of req to the client's counters for this
+// month: one download, one per format it holds, one ZIP when it is one.
+func (s *Service) count(ctx context.Context, clientID string, as catalog.Asset, req Request) error {
+	add := map[string]int64{attrDownloads: 1}
+	for _, f := range req.Formats {
+		add[f] = 1
+	}
+	if req.zip() {
+		add[attrZIP] = 1
+	}
+	if req.ConfirmPersonalUse {
 		add[attrConfirmed] = 1
 	}
 	month := s.clock.Now().UTC().Format(monthLayout)
@@ -90,7 +101,7 @@ func (s *Service) Report(ctx context.Context, clientID, month string) ([]Count, 
 			out = append(out, Count{Month: month, ClientID: clientID,
 				AssetType: it.Str(attrType), AssetID: it.Str(attrAsset), Name: it.Str(attrName),
 				Downloads: it.Int(attrDownloads), MP3: it.Int(FormatMP3), WAV: it.Int(FormatWAV),
-				PersonalUseConfirmed: it.Int(attrConfirmed)})
+				PersonalUseConfirmed: it.Int(attrConfirmed), ZIP: it.Int(attrZIP)})
 		}
 		if page.Cursor == "" {
 			return out, nil

@@ -5,8 +5,11 @@
 // and counts every download per client, asset and calendar month in the
 // Quotas table for the partner's reporting.
 //
-// Requests for both formats or with stems are the ZIP flow of §3.2; until
-// ZIP builds exist they are refused with errs.NotImplemented (501), after
-// every other check, so a client learns all that is wrong with a request
-// first.
+// Requests for both formats or with stems are the ZIP flow of §3.2, after
+// every other check: the first request for a cache key writes the build
+// record conditionally and starts the "zip" state machine, whose build-zip
+// task (BuildZIP) streams the renditions from the blob store into one
+// stored (not deflated) archive in the blob store; repeats answer 202
+// while it builds and the signed URL once built; a failed build answers
+// 500 once and is then built afresh.
 package downloads

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"musiccatalog/pkg/blob"
@@ -13,13 +14,14 @@ import (
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/store"
+	"musiccatalog/pkg/workflow"
 )
 
 // URLTTL is how long a download URL stays valid: "a few minutes"
 // (interface.md §8, signed download URL lifetime).
 const URLTTL = 5 * time.Minute
 
-// Texts of the 403/404/501 answers.
+// Texts of the 403/404 answers.
 const (
 	msgFreePlan       = "Your plan does not include downloads; free accounts can stream but not download."
 	msgNoDownloads    = "Downloads are not enabled for this account."
@@ -27,7 +29,6 @@ const (
 	msgNoSFX          = "Sound effects are not enabled for this account."
 	msgNotFound       = "Not found."
 	msgNoRendition    = "This asset is not downloadable as %s."
-	msgZIP            = "ZIP downloads (both formats or stems) are not available yet; request one format without stems."
 )
 
 // Blob is what downloads need of the object store.
@@ -39,12 +40,16 @@ type Blob interface {
 var _ Blob = blob.Store(nil)
 
 // Config holds a Service's dependencies; Clock and Log are optional.
+// Without Workflow, ZIP requests answer 501 (no builds in this
+// environment); with it, Blob must be a blob.Store, which the builder
+// reads the renditions from and streams the archive into.
 type Config struct {
-	Store   store.Store
-	Blob    Blob
-	Catalog catalog.Source
-	Clock   clock.Clock
-	Log     *slog.Logger
+	Store    store.Store
+	Blob     Blob
+	Catalog  catalog.Source
+	Workflow workflow.Starter
+	Clock    clock.Clock
+	Log      *slog.Logger
 }
 
 // Service answers download requests and keeps the download counts.
@@ -52,6 +57,7 @@ type Service struct {
 	st      store.Store
 	blob    Blob
 	catalog catalog.Source
+	wf      workflow.Starter
 	clock   clock.Clock
 	log     *slog.Logger
 }
@@ -61,7 +67,10 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Store == nil || cfg.Blob == nil || cfg.Catalog == nil {
 		return nil, errors.New("downloads: Store, Blob and Catalog are required")
 	}
-	s := &Service{st: cfg.Store, blob: cfg.Blob, catalog: cfg.Catalog, clock: cfg.Clock, log: cfg.Log}
+	if _, ok := cfg.Blob.(blob.Store); cfg.Workflow != nil && !ok {
+		return nil, errors.New("downloads: ZIP builds need a full blob.Store")
+	}
+	s := &Service{st: cfg.Store, blob: cfg.Blob, catalog: cfg.Catalog, wf: cfg.Workflow, clock: cfg.Clock, log: cfg.Log}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
@@ -71,19 +80,23 @@ func New(cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// Link is a download ready to fetch.
+// Link is a download ready to fetch, or a ZIP still being built.
 type Link struct {
 	URL         string // signed, valid for URLTTL
 	Filename    string // what it saves as
-	ContentType string // the rendition's stored type (audio/mpeg, audio/wav)
-	Format      string
+	ContentType string // the rendition's stored type (audio/mpeg, audio/wav, application/zip)
+	Format      string // mp3, wav or zip
+	// Pending is set while a ZIP builds (202 {detail}); URL is empty.
+	Pending bool
+	Detail  string
 }
 
 // Audio answers one download request of asset id by p: the checks of
 // §4.4/§5/§7.2 in the order 400 (the request itself), 403 (the plan
 // cannot download at all), 404 (no such asset of that type), 403 (the
-// plan cannot download this asset), 501 (ZIP flow), 404 (no stored
-// rendition); then the download is counted and its URL signed.
+// plan cannot download this asset); then both formats or stems go to the
+// ZIP flow (zipAudio), one format to its stored rendition (404 when there
+// is none), and the download is counted and its URL signed.
 func (s *Service) Audio(ctx context.Context, p *identity.Principal, id string, req Request) (Link, error) {
 	const op = "downloads.Audio"
 	req, err := req.normalized()
@@ -109,7 +122,7 @@ func (s *Service) Audio(ctx context.Context, p *identity.Principal, id string, r
 		return Link{}, err
 	}
 	if req.zip() {
-		return Link{}, errs.E(op, errs.NotImplemented, msgZIP)
+		return s.zipAudio(ctx, p, as, req)
 	}
 	format := req.Formats[0]
 	key := as.Audio.MP3Key
@@ -136,13 +149,18 @@ func (s *Service) Audio(ctx context.Context, p *identity.Principal, id string, r
 	if req.Probe {
 		return Link{URL: u, Filename: name, ContentType: attrs.ContentType, Format: format}, nil
 	}
-	if err := s.count(ctx, p.Client.ID, as, format, req.ConfirmPersonalUse); err != nil {
+	if err := s.count(ctx, p.Client.ID, as, req); err != nil {
 		return Link{}, errs.Wrap(op, err)
 	}
-	s.log.InfoContext(ctx, "download", slog.String("client_id", p.Client.ID), slog.String("user_id", userID(p)),
-		slog.String("asset_type", as.Kind), slog.String("asset_id", as.ID), slog.String("format", format),
-		slog.Bool("confirm_personal_use", req.ConfirmPersonalUse))
+	s.logDownload(ctx, p, as, req)
 	return Link{URL: u, Filename: name, ContentType: attrs.ContentType, Format: format}, nil
+}
+
+func (s *Service) logDownload(ctx context.Context, p *identity.Principal, as catalog.Asset, req Request) {
+	s.log.InfoContext(ctx, "download", slog.String("client_id", p.Client.ID), slog.String("user_id", userID(p)),
+		slog.String("asset_type", as.Kind), slog.String("asset_id", as.ID), slog.String("format", strings.Join(req.Formats, ",")),
+		slog.Bool("zip", req.zip()), slog.Bool("include_stems", req.IncludeStems),
+		slog.Bool("confirm_personal_use", req.ConfirmPersonalUse))
 }
 
 // allowed applies the per-asset plan rules of §5: subscriber and

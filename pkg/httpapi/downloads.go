@@ -36,7 +36,14 @@ type downloadURL struct {
 	URL string `json:"url"`
 }
 
-// downloadAudioPost answers 200 {url} (§4.4).
+// writeZIPPending answers 202 {detail} while a ZIP builds (§3.2): the
+// client repeats the same request.
+func writeZIPPending(w http.ResponseWriter, link downloads.Link) {
+	w.Header().Set("Cache-Control", "no-store")
+	WriteJSON(w, http.StatusAccepted, Detail{link.Detail})
+}
+
+// downloadAudioPost answers 200 {url}, or 202 {detail} while a ZIP builds (§4.4).
 func (a *API) downloadAudioPost(w http.ResponseWriter, r *http.Request) error {
 	p, err := a.Authenticated(r)
 	if err != nil {
@@ -59,12 +66,17 @@ func (a *API) downloadAudioPost(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if link.Pending {
+		writeZIPPending(w, link)
+		return nil
+	}
 	w.Header().Set("Cache-Control", "no-store") // §4.4: do not cache
 	WriteJSON(w, http.StatusOK, downloadURL{link.URL})
 	return nil
 }
 
-// downloadAudioGet is the browser variant: 302 to the signed URL (§4.4).
+// downloadAudioGet is the browser variant: 302 to the signed URL, or 202
+// {detail} while a ZIP builds (§4.4).
 // Its formats are `fmt` (repeatable); `format` is reserved (§9) and the
 // router has answered any other value than json already.
 func (a *API) downloadAudioGet(w http.ResponseWriter, r *http.Request) error {
@@ -92,6 +104,10 @@ func (a *API) downloadAudioGet(w http.ResponseWriter, r *http.Request) error {
 	link, err := a.downloadService().Audio(r.Context(), p, strings.ToLower(r.PathValue("id")), req)
 	if err != nil {
 		return err
+	}
+	if link.Pending {
+		writeZIPPending(w, link)
+		return nil
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Location", link.URL) // no body: http.Redirect would add an HTML one

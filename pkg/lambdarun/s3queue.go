@@ -53,13 +53,21 @@ type S3QueueHandler func(context.Context, events.SQSEvent) (SQSBatchResponse, er
 // reported failed: it ends in the dead-letter queue, where someone can
 // look at it, instead of vanishing.
 func NewS3QueueHandler(fn S3ObjectFunc, log *slog.Logger) S3QueueHandler {
+	return NewQueueHandler(func(ctx context.Context, msg events.SQSMessage) error {
+		return handleS3Message(ctx, msg, fn)
+	}, log)
+}
+
+// NewQueueHandler calls fn for every message of an SQS batch and reports
+// the messages it failed, so only those are delivered again.
+func NewQueueHandler(fn func(ctx context.Context, msg events.SQSMessage) error, log *slog.Logger) S3QueueHandler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return func(ctx context.Context, ev events.SQSEvent) (SQSBatchResponse, error) {
 		resp := SQSBatchResponse{BatchItemFailures: []SQSBatchItemFailure{}}
 		for _, msg := range ev.Records {
-			if err := handleS3Message(ctx, msg, fn); err != nil {
+			if err := fn(ctx, msg); err != nil {
 				log.Warn("queue message failed; it will be delivered again",
 					slog.String("message_id", msg.MessageId), slog.Any("error", err))
 				resp.BatchItemFailures = append(resp.BatchItemFailures, SQSBatchItemFailure{ItemIdentifier: msg.MessageId})

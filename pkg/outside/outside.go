@@ -14,8 +14,11 @@ type Match struct {
 	Title, Artist, Album, Label, ISRC string
 	// Score is the service's confidence, nil when it reports none.
 	Score *float64
-	// PlayOffsetMs is where in the recording the sample plays.
+	// PlayOffsetMs is the recording's time at the end of the sample
+	// (ACRCloud's play_offset_ms); 0 when unknown.
 	PlayOffsetMs int64
+	// DurationMs is the recording's length; 0 when unknown.
+	DurationMs int64
 }
 
 // Recognizer identifies music samples with an outside service.

@@ -27,9 +27,14 @@
 //   - Match (progress matching): the catalog timeline over the catalog's
 //     fingerprint segments; music the catalog does not explain stays as
 //     unexplained stretches.
-//   - External: unexplained stretches, in chunks of at most 30 s, each
-//     sampled for at most 12 s in its middle, go to the outside recognizer
-//     (off when none is configured).
+//   - External: unexplained stretches are sampled for the outside
+//     recognizer (off when none is configured): about one sample of at
+//     most 12 s per 30 s of each stretch, at most Config.OutsideSamples
+//     per job (default DefaultOutsideSamples), every stretch at least once
+//     while the budget lasts. Samples naming the same song make one part
+//     reaching the stretch's edges; a failed sample or a lone miss does not
+//     split or unname it; two songs meet where the later one starts by its
+//     play offset; no part is shorter than 3 s.
 //   - Finish (progress finishing): segments, cleared per the plan recorded
 //     at submit, suggestions, track; status completed in one write.
 //
@@ -40,9 +45,11 @@
 //
 // # Segments
 //
-// Catalog matches: internal true, id, title, artist, isrc, cover, and
+// Catalog matches (a track's stems are indexed under it, so a video
+// using one stem names the track): internal true, id, title, artist, isrc, cover, and
 // score, the fingerprint match strength in [0, 1]; cleared when the plan
-// covers the track (catalog.Covers). Outside matches: internal false,
+// covers the track (catalog.Covers); speed and pitch_semitones when the
+// video plays it faster, slower or shifted (fingerprint.Warp). Outside matches: internal false,
 // cleared false, id and cover null, external_label, isrc, and the
 // service's score scaled to [0, 1] or null. Music no tier named:
 // identified false, every track field null. Not-cleared segments carry up

@@ -28,6 +28,13 @@ func TestSegmentJSON(t *testing.T) {
 		{"not cleared without alternatives", recognition.Segment{
 			Identified: true, StartMs: 5, EndMs: 9000, Cleared: ptr(false), Internal: ptr(false), Title: ptr("S"),
 		}, `{"identified":true,"start_ms":5,"end_ms":9000,"id":null,"title":"S","artist":null,"cleared":false,"internal":false,"isrc":null,"score":null,"external_label":null,"cover":null,"suggestions":[]}`},
+		{"catalog match played faster", recognition.Segment{
+			Identified: true, StartMs: 0, EndMs: 9000, Title: ptr("T"), Cleared: ptr(true), Internal: ptr(true),
+			Speed: ptr(1.05), PitchSemitones: ptr(0.8),
+		}, `{"identified":true,"start_ms":0,"end_ms":9000,"id":null,"title":"T","artist":null,"cleared":true,"internal":true,"isrc":null,"score":null,"external_label":null,"cover":null,"speed":1.05,"pitch_semitones":0.8}`},
+		{"catalog match pitch-shifted", recognition.Segment{
+			Identified: true, StartMs: 0, EndMs: 9000, Title: ptr("T"), Cleared: ptr(true), Internal: ptr(true), PitchSemitones: ptr(-2.0),
+		}, `{"identified":true,"start_ms":0,"end_ms":9000,"id":null,"title":"T","artist":null,"cleared":true,"internal":true,"isrc":null,"score":null,"external_label":null,"cover":null,"pitch_semitones":-2}`},
 		{"unidentified", recognition.Segment{StartMs: 40000, EndMs: 52000},
 			`{"identified":false,"start_ms":40000,"end_ms":52000,"id":null,"title":null,"artist":null,"cleared":null,"internal":null,"isrc":null,"score":null,"external_label":null,"cover":null}`},
 		{"track (untimed)", recognition.Segment{Identified: true, Title: ptr("T"), Cleared: ptr(true), Internal: ptr(true)},

@@ -105,8 +105,26 @@ func catalogSegment(t *catalog.Track, st fingerprint.Stretch, plan string) Segme
 		ID: ptr(t.ID), Title: ptr(t.DisplayName()), Artist: optional(t.Artist.Name),
 		Cleared: ptr(catalog.Covers(plan, t)), Internal: ptr(true),
 		ISRC: optional(t.ISRC), Score: ptr(similarity(1 - math.Exp(-float64(st.Score)/scoreScale))),
-		Cover: coverOf(t),
+		Cover: coverOf(t), Speed: speedOf(st), PitchSemitones: pitchOf(st),
 	}
+}
+
+// speedOf is the stretch's tempo ratio to three decimals, nil when the
+// track plays at its own speed.
+func speedOf(st fingerprint.Stretch) *float64 {
+	if w := st.Warp(); w.Speed != 1 {
+		return ptr(math.Round(w.Speed*1000) / 1000)
+	}
+	return nil
+}
+
+// pitchOf is the stretch's pitch shift in semitones to one decimal, nil
+// when the track plays at its own pitch.
+func pitchOf(st fingerprint.Stretch) *float64 {
+	if w := st.Warp(); w.Semitones != 0 {
+		return ptr(math.Round(w.Semitones*10) / 10)
+	}
+	return nil
 }
 
 // outsideSegment is an outside match: never cleared, no catalog id, no

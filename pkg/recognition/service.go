@@ -77,6 +77,9 @@ type Config struct {
 	// Outside is the outside recognizer; nil turns the outside tier off
 	// (unexplained music is then reported unidentified).
 	Outside outside.Recognizer
+	// OutsideSamples bounds the samples (billed requests) one job sends
+	// to the outside recognizer; 0 means DefaultOutsideSamples.
+	OutsideSamples int
 	// Vectorizer, when set, gives outside matches suggestions by sound;
 	// without it only plan-excluded catalog tracks get suggestions.
 	Vectorizer Vectorizer
@@ -113,6 +116,9 @@ type Service struct {
 	preparing map[string]*prepareCall // work dirs being computed, by workDir
 
 	index *fpindex.Index
+
+	// outsideSamples is the outside tier's budget per job.
+	outsideSamples int
 }
 
 // New returns a Service.
@@ -150,6 +156,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if s.staleAfter <= 0 {
 		s.staleAfter = DefaultStaleAfter
+	}
+	if s.outsideSamples = cfg.OutsideSamples; s.outsideSamples <= 0 {
+		s.outsideSamples = DefaultOutsideSamples
 	}
 	// Longer audio is too_long: refused from the container's duration
 	// before decoding, or when decoding passes the cap.

@@ -62,6 +62,11 @@ type Segment struct {
 	Cover any
 	// Suggestions are marshalled only on not-cleared segments.
 	Suggestions []Suggestion
+
+	// Speed and PitchSemitones are how the video plays a catalog match
+	// against the recording (issue 16): tempo ratio (1.05 = 5 % faster)
+	// and pitch shift; nil when unchanged.
+	Speed, PitchSemitones *float64
 }
 
 // Cover is the cover object of a catalog match: the cover image URL and,
@@ -103,6 +108,13 @@ type segmentJSON struct {
 	ExternalLabel *string       `json:"external_label"`
 	Cover         any           `json:"cover"`
 	Suggestions   *[]Suggestion `json:"suggestions,omitempty"`
+	warpJSON
+}
+
+// warpJSON are the optional speed and pitch of a catalog match.
+type warpJSON struct {
+	Speed          *float64 `json:"speed,omitempty"`
+	PitchSemitones *float64 `json:"pitch_semitones,omitempty"`
 }
 
 // NotCleared reports whether the segment names music the account's plan
@@ -115,6 +127,7 @@ func (s Segment) MarshalJSON() ([]byte, error) {
 	out := segmentJSON{
 		Identified: s.Identified, ID: s.ID, Title: s.Title, Artist: s.Artist, Cleared: s.Cleared,
 		Internal: s.Internal, ISRC: s.ISRC, Score: s.Score, ExternalLabel: s.ExternalLabel, Cover: s.Cover,
+		warpJSON: warpJSON{Speed: s.Speed, PitchSemitones: s.PitchSemitones},
 	}
 	if s.timed() {
 		out.StartMs, out.EndMs = &s.StartMs, &s.EndMs
@@ -140,6 +153,7 @@ func (s *Segment) UnmarshalJSON(b []byte) error {
 	*s = Segment{
 		Identified: in.Identified, ID: in.ID, Title: in.Title, Artist: in.Artist, Cleared: in.Cleared,
 		Internal: in.Internal, ISRC: in.ISRC, Score: in.Score, ExternalLabel: in.ExternalLabel,
+		Speed: in.Speed, PitchSemitones: in.PitchSemitones,
 	}
 	if in.Cover != nil {
 		s.Cover = in.Cover

@@ -22,6 +22,17 @@
 // as the contract says; visibility by plan is applied before anything else
 // so hidden tracks cannot leak through any path.
 //
+// Beside BM25, by-text ranks by meaning (semantic.go): a TextEmbedder
+// (offline by default: package semantic, a situation lexicon spread over
+// WordNet) turns the request's words and every track's own text into
+// vectors over music concepts; the track vectors are computed when the
+// text index is built and ship with it in the snapshot. A track's
+// semantic score mixes its vector's cosine with the request and how close
+// the request is to its facet values (zero-shot facets), and the ranking
+// is a linear mix of the normalized BM25 score, that score and the lifted
+// preferences. Tracks no word matches are candidates on meaning alone when
+// the request has words the catalog's text lacks.
+//
 // The package never imports an adapter: the catalog comes through
 // catalog.Source and the caller's playlists through the PlaylistFinder port.
 package search

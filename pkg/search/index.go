@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"container/heap"
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -28,6 +29,7 @@ type Index struct {
 	known   map[string][]string
 	sim     simIndex
 	text    *textIndex
+	sem     *semIndex
 	// hot holds what a full scan reads per track, packed (24 bytes a
 	// track instead of a pointer chase into each Track).
 	hot []hotFacets
@@ -41,12 +43,12 @@ type Index struct {
 
 // NewIndex indexes a catalog snapshot.
 func NewIndex(cat *catalog.Catalog) (*Index, error) {
-	return newIndex(cat, func() (*textIndex, error) { return newTextIndex(cat.Tracks()) })
+	return newIndex(cat, DefaultEmbedder(), func() (*textIndex, error) { return newTextIndex(cat.Tracks()) })
 }
 
 // newIndex indexes a snapshot on the text index text returns (built or
-// loaded).
-func newIndex(cat *catalog.Catalog, text func() (*textIndex, error)) (*Index, error) {
+// loaded), with emb as the semantic side's embedder.
+func newIndex(cat *catalog.Catalog, emb TextEmbedder, text func() (*textIndex, error)) (*Index, error) {
 	tracks := cat.Tracks()
 	ix := &Index{
 		cat: cat, tracks: tracks,
@@ -91,6 +93,18 @@ func newIndex(cat *catalog.Catalog, text func() (*textIndex, error)) (*Index, er
 	}
 	var err error
 	if ix.text, err = text(); err != nil {
+		return nil, err
+	}
+	// The tracks' vectors come with a loaded text index when they were
+	// computed by the same embedder; otherwise they are computed here.
+	cols := ix.text.vectorsOf(emb)
+	ix.text.semCols = nil
+	names := make(map[int32]string, len(codes))
+	for k, c := range codes {
+		names[c] = k.v
+	}
+	if ix.sem, err = newSemIndex(context.Background(), ix, emb, cols, names); err != nil {
+		ix.text.close()
 		return nil, err
 	}
 	return ix, nil

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2"
 
@@ -26,7 +27,9 @@ import (
 // seconds at 100k tracks (BenchmarkColdStartByText100k). The artifact is
 // the persisted bleve (scorch) index of the very documents NewIndex
 // indexes in memory, so the BM25 figures, and with them every ranking,
-// are the same.
+// are the same. Since format 2 it also holds the tracks' semantic vectors
+// (semIndex) and the ID of the embedder that computed them, so that a cold
+// start does not embed every track's text either.
 
 // TextIndexArtifact is the text index of a snapshot, for catalog.Publish.
 var TextIndexArtifact = catalog.Artifact{Name: "text", Build: BuildTextIndex}
@@ -34,13 +37,22 @@ var TextIndexArtifact = catalog.Artifact{Name: "text", Build: BuildTextIndex}
 // textIndexFormat changes whenever the mapping, the documents or the
 // encoding change: an artifact of another format is ignored (and the
 // index built in memory), never searched.
-const textIndexFormat = 1
+const textIndexFormat = 2
 
 var textIndexMagic = []byte("MCTEXTIX")
 
 // BuildTextIndex returns the encoded text index of cat: a header, the
-// vocabulary, then a tar of the persisted scorch index.
+// vocabulary, the tracks' vectors of DefaultEmbedder, then a tar of the
+// persisted scorch index.
 func BuildTextIndex(cat *catalog.Catalog) ([]byte, error) {
+	return buildTextIndexWith(cat, DefaultEmbedder())
+}
+
+func buildTextIndexWith(cat *catalog.Catalog, emb TextEmbedder) ([]byte, error) {
+	cols, err := trackVectors(context.Background(), emb, cat.Tracks())
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "search-text-build-")
 	if err != nil {
 		return nil, err
@@ -61,6 +73,12 @@ func BuildTextIndex(cat *catalog.Catalog) ([]byte, error) {
 	vocab := strings.Join(ti.words, "\n")
 	buf.Write(binary.AppendUvarint(nil, uint64(len(vocab))))
 	buf.WriteString(vocab)
+	buf.Write(binary.AppendUvarint(nil, uint64(len(emb.ID()))))
+	buf.WriteString(emb.ID())
+	buf.Write(binary.AppendUvarint(nil, uint64(emb.Dim())))
+	for _, x := range cols {
+		buf.WriteByte(byte(x))
+	}
 	tw := tar.NewWriter(&buf)
 	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -115,6 +133,22 @@ func loadTextIndex(ctx context.Context, bs blob.Store, cat *catalog.Catalog) (*t
 	if _, err := io.ReadFull(r, vocab); err != nil {
 		return nil, fmt.Errorf("%w: %v", errTextIndexFormat, err)
 	}
+	idLen, err := binary.ReadUvarint(r)
+	if err != nil || idLen > 1<<10 {
+		return nil, errTextIndexFormat
+	}
+	id := make([]byte, idLen)
+	if _, err := io.ReadFull(r, id); err != nil {
+		return nil, fmt.Errorf("%w: %v", errTextIndexFormat, err)
+	}
+	dim, err := binary.ReadUvarint(r)
+	if err != nil || dim > 1<<14 {
+		return nil, errTextIndexFormat
+	}
+	cols := make([]byte, int(dim)*int(n))
+	if _, err := io.ReadFull(r, cols); err != nil {
+		return nil, fmt.Errorf("%w: %v", errTextIndexFormat, err)
+	}
 	dir, err := os.MkdirTemp("", "search-text-")
 	if err != nil {
 		return nil, err
@@ -124,6 +158,9 @@ func loadTextIndex(ctx context.Context, bs blob.Store, cat *catalog.Catalog) (*t
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	// The bytes are the int8s as written (two's complement): reinterpreted,
+	// not copied, 10 MB at 100k tracks.
+	ti.semID, ti.semCols = string(id), unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(cols))), len(cols))
 	return ti, nil
 }
 

@@ -28,6 +28,9 @@ type Query struct {
 	// songs"): with nothing else understood, that is the whole catalog,
 	// where text with nothing understood at all ("a", "🙂") is nothing.
 	Generic bool
+	// Words are the request's words less what a negation took ("no
+	// vocals", "without drums"), in order: what the semantic side embeds.
+	Words []string
 	// TempoStated says Tempo comes from a figure ("120 bpm" ± bpm_range,
 	// "90-100 bpm"): then it is a tolerance, and tracks outside it (or
 	// with no measured tempo) are left out; a tempo word ("fast") only
@@ -62,11 +65,10 @@ var (
 
 // Understand turns a natural-language request into a Query. bpmTol is the
 // tolerance around a single BPM figure ("120 bpm" → 115–125 with 5).
-func Understand(text string, bpmTol float64) Query {
+func Understand(text string, bpmTol float64) (q Query) {
 	if bpmTol <= 0 {
 		bpmTol = DefaultBPMRange
 	}
-	var q Query
 	s := " " + strings.ToLower(text) + " "
 	s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
 		g := reBPMSpan.FindStringSubmatch(m)
@@ -113,6 +115,14 @@ func Understand(text string, bpmTol float64) Query {
 		return " "
 	})
 	toks := tokens(s)
+	negated := make([]bool, len(toks))
+	defer func() {
+		for k, w := range toks {
+			if !negated[k] {
+				q.Words = append(q.Words, w)
+			}
+		}
+	}()
 	for i := 0; i < len(toks); i++ {
 		w := toks[i]
 		two := ""
@@ -121,7 +131,7 @@ func Understand(text string, bpmTol float64) Query {
 		}
 		switch {
 		case negators[w] && i+1 < len(toks):
-			j := i + 1
+			start, j := i, i+1
 			for j < len(toks)-1 && (stopwords[toks[j]] || toks[j] == "any") {
 				j++
 			}
@@ -139,6 +149,9 @@ func Understand(text string, bpmTol float64) Query {
 			}
 			if q.NoVocals {
 				q.Vocals = catalog.VocalsInstrumental
+			}
+			for k := start; k <= min(i, len(toks)-1); k++ {
+				negated[k] = true
 			}
 		case vocalsWords[two] != "":
 			q.Vocals, i = vocalsWords[two], i+1
@@ -214,6 +227,18 @@ const maxGroups = 32
 // Weights of the attribute preferences against the normalized text score
 // (the best text match scores 1).
 const (
+	// The hybrid ranking: a linear mix of the BM25 score (normalized to
+	// the best match) and the semantic score (a cosine, in [0, 1]), the
+	// weights fitted by a grid search on the judged and tuning sets (see
+	// README, Search). A cosine is absolute where BM25 is relative to the
+	// request, so the semantic side carries most of the ranking and BM25
+	// decides among tracks that mean about the same.
+	wText     = 1.0
+	wSemantic = 4.0
+	// semMinCandidate is the semantic score a track needs to be a
+	// candidate on meaning alone (semanticGap).
+	semMinCandidate = 0.25
+
 	wAttrTempo    = 0.5
 	wAttrVocals   = 0.5
 	wAttrDuration = 0.3
@@ -260,6 +285,25 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if err != nil {
 		return Result{}, errs.Wrap(op, err)
 	}
+	sq, err := ix.sem.query(ctx, q.Words, ix.text.vocab)
+	if err != nil {
+		return Result{}, errs.Wrap(op, err)
+	}
+	var sem []float32
+	if sq != nil && len(sq.dims) > 0 {
+		sem = ix.scratch(len(ix.tracks))
+		defer ix.release(sem)
+		ix.sem.scores(ix, sq, sem)
+		if sq.gap && len(q.Groups) > 0 {
+			// Words the catalog's text lacks: tracks close enough in
+			// meaning are candidates too, not only the literal matches.
+			for i, v := range sem {
+				if v >= semMinCandidate && scores[i] == 0 {
+					matched = append(matched, int32(i))
+				}
+			}
+		}
+	}
 	var best float64
 	for _, d := range matched {
 		best = max(best, float64(scores[d]))
@@ -277,7 +321,10 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		}
 		s := 0.0
 		if best > 0 {
-			s = text / best
+			s = wText * text / best
+		}
+		if sem != nil {
+			s += wSemantic * float64(sem[i])
 		}
 		if q.Tempo != nil && f.tempo > 0 {
 			switch {
@@ -322,7 +369,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		}
 		return ix.rank(opts, scores, nil), nil
 	}
-	for _, d := range matched { // only what matched a word
+	for _, d := range matched { // only what matched a word or its meaning
 		put(int(d), float64(scores[d]))
 	}
 	res := ix.rank(opts, scores, matched)
@@ -349,13 +396,20 @@ const maxCorrectRunes = 24
 // spelled.
 const maxFuzzyWords = 3
 
+// knownWord reports whether the embedder knows w: then it is a word, not
+// a typo of a catalog word, and the semantic side answers for it.
+func (ix *Index) knownWord(w string) bool {
+	k, ok := ix.sem.emb.(wordKnower)
+	return ok && k.Known(w)
+}
+
 func (ix *Index) correct(q Query) Query {
 	fuzzy := 0
 	fix := func(gs []group) []group {
 		for k, g := range gs {
 			w := g[0].phrase
 			if len(g) > 1 || strings.Contains(w, " ") || ix.text.vocab[w] || len(w) < 3 || stopwords[w] || generic[w] ||
-				utf8.RuneCountInString(w) > maxCorrectRunes {
+				utf8.RuneCountInString(w) > maxCorrectRunes || ix.knownWord(w) {
 				continue
 			}
 			if c, ok := closest(w, ix.text.words); ok {

@@ -135,6 +135,7 @@ type Service struct {
 	playlists PlaylistFinder
 	log       *slog.Logger
 	prebuilt  blob.Store // where published text indexes are (nil: build them)
+	emb       TextEmbedder
 
 	mu  sync.Mutex // held while an index is built
 	cur atomic.Pointer[Index]
@@ -159,6 +160,9 @@ func NewService(src catalog.Source, opts ...Option) *Service {
 	s := &Service{src: src, log: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.emb == nil {
+		s.emb = DefaultEmbedder()
 	}
 	return s
 }
@@ -210,7 +214,7 @@ func (s *Service) Index(ctx context.Context) (*Index, error) {
 // newIndex loads the snapshot's published text index, or builds one.
 func (s *Service) newIndex(ctx context.Context, cat *catalog.Catalog) (*Index, error) {
 	if s.prebuilt != nil {
-		ix, err := newIndex(cat, func() (*textIndex, error) { return loadTextIndex(ctx, s.prebuilt, cat) })
+		ix, err := newIndex(cat, s.emb, func() (*textIndex, error) { return loadTextIndex(ctx, s.prebuilt, cat) })
 		if err == nil {
 			return ix, nil
 		}
@@ -218,7 +222,7 @@ func (s *Service) newIndex(ctx context.Context, cat *catalog.Catalog) (*Index, e
 			s.log.Warn("published text index unusable; building it", "version", cat.Version(), "err", err)
 		}
 	}
-	return NewIndex(cat)
+	return newIndex(cat, s.emb, func() (*textIndex, error) { return newTextIndex(cat.Tracks()) })
 }
 
 // ByText ranks tracks for a natural-language description (by-text and,

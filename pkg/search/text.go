@@ -51,6 +51,11 @@ type textIndex struct {
 	// counterPool recycles the per-request match counters (zeroed).
 	counterPool sync.Pool
 
+	// The tracks' semantic vectors when the index was loaded with them
+	// (semIndex.cols' layout), and the embedder they were computed by.
+	semID   string
+	semCols []int8
+
 	mu     sync.RWMutex
 	cache  map[string]groupHits // by groupKey
 	cached int                  // hits held in cache
@@ -132,6 +137,14 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+}
+
+// vectorsOf returns the loaded track vectors when emb computed them.
+func (ti *textIndex) vectorsOf(emb TextEmbedder) []int8 {
+	if ti.semID == "" || ti.semID != emb.ID() || len(ti.semCols) != emb.Dim()*ti.n {
+		return nil
+	}
+	return ti.semCols
 }
 
 func (ti *textIndex) close() error {

@@ -40,6 +40,7 @@ type Config struct {
 	ACRCloudAccessKey            string // ACRCLOUD_ACCESS_KEY (local; on AWS from the parameter below)
 	ACRCloudAccessSecret         string // ACRCLOUD_ACCESS_SECRET (local; on AWS from the parameter below)
 	ACRCloudCredentialsParameter string // ACRCLOUD_CREDENTIALS_PARAMETER: SSM SecureString with both, read at init (AWS)
+	RecognitionOutsideSamples    int    // RECOGNITION_OUTSIDE_SAMPLES: outside requests per recognition job at most (default 20)
 }
 
 // FromEnv reads the configuration, applying the documented defaults.
@@ -75,6 +76,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.RecognitionDailyCap, err = envInt("RECOGNITION_DAILY_CAP", 100); err != nil {
+		return c, err
+	}
+	if c.RecognitionOutsideSamples, err = envInt("RECOGNITION_OUTSIDE_SAMPLES", 20); err != nil {
 		return c, err
 	}
 	directMax, err := envInt("SOUNDTRACK_DIRECT_UPLOAD_MAX", 0)

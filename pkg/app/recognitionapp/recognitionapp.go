@@ -61,7 +61,7 @@ func New(c *core.Core, fps *fpindex.Index, wf workflow.Starter) (*recognition.Se
 		Store: c.Store, Blob: c.Blob, Catalog: c.Catalog, Workflow: wf, Clock: c.Clock, Log: c.Log,
 		Decoder: decode.Decoder{FFmpegPath: c.Config.FFmpegPath}, Outside: out,
 		DefaultDailyCap: int64(c.Config.RecognitionDailyCap), Fingerprints: fps,
-		Vectorizer: similarity.AudioVectorizer{},
+		Vectorizer: similarity.AudioVectorizer{}, OutsideSamples: c.Config.RecognitionOutsideSamples,
 	})
 }
 

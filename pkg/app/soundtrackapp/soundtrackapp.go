@@ -15,6 +15,7 @@ import (
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/httpapi/soundtrackapi"
 	"musiccatalog/pkg/soundtrack"
+	"musiccatalog/pkg/soundtrack/render"
 	"musiccatalog/pkg/soundtrack/videoanalysis"
 )
 
@@ -61,9 +62,18 @@ func identifier(c *core.Core, fps *fpindex.Index) soundtrack.Identifier {
 
 // Mount adds the soundtrack endpoints over svc (nil: they answer 501).
 func Mount(a *httpapi.API, svc *soundtrack.Service, directUploadMax int64) {
+	MountWithRender(a, svc, nil, directUploadMax)
+}
+
+// MountWithRender adds the soundtrack endpoints over svc and the render
+// endpoints over r (nil: they answer 501).
+func MountWithRender(a *httpapi.API, svc *soundtrack.Service, r *render.Service, directUploadMax int64) {
 	h := &soundtrackapi.API{API: a, SoundtrackDirectUploadMax: directUploadMax}
 	if svc != nil { // a nil *Service in the interface would not read as "none"
 		h.Soundtrack = svc
+	}
+	if r != nil {
+		h.Render = r
 	}
 	a.Mounts[httpapi.GroupSoundtrack] = h.Mount
 }

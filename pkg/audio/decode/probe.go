@@ -48,6 +48,14 @@ type Media struct {
 	Seconds float64
 	// Audio and Video report whether it has such streams.
 	Audio, Video bool
+	// Channels is the channel count of the first audio stream (0 unknown).
+	Channels int
+	// VideoCodec is the codec of the first video stream ("h264", …; ""
+	// without one), what a remux may copy as it is.
+	VideoCodec string
+	// Length is the container's duration, else the longest stream's; what
+	// a render of the whole video lasts.
+	Length float64
 }
 
 // InputArgs are the ffmpeg arguments that open m and nothing else: only
@@ -102,7 +110,7 @@ func (d Decoder) Probe(ctx context.Context, path string) (Media, error) {
 		return Media{}, fmt.Errorf("decode: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, d.ffprobe(), "-v", "error", "-protocol_whitelist", "file",
-		"-format_whitelist", formatWhitelist, "-show_entries", "format=format_name,duration:stream=codec_type,duration",
+		"-format_whitelist", formatWhitelist, "-show_entries", "format=format_name,duration:stream=codec_type,codec_name,channels,duration",
 		"-of", "json", fileURL(path))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &LimitedWriter{W: &stdout, N: maxProbeOutput}
@@ -131,6 +139,8 @@ func parseProbe(path string, out []byte) (Media, error) {
 		} `json:"format"`
 		Streams []struct {
 			CodecType string `json:"codec_type"`
+			CodecName string `json:"codec_name"`
+			Channels  int    `json:"channels"`
 			Duration  string `json:"duration"`
 		} `json:"streams"`
 	}
@@ -141,18 +151,29 @@ func parseProbe(path string, out []byte) (Media, error) {
 	if !slices.Contains(Formats, name) {
 		return Media{}, fmt.Errorf("probe %s: format %q is not allowed: %w", path, doc.Format.FormatName, ErrCorrupt)
 	}
-	m := Media{Path: path, Format: name}
+	m := Media{Path: path, Format: name, Length: seconds(doc.Format.Duration)}
+	longest := 0.0
 	for _, s := range doc.Streams {
+		longest = max(longest, seconds(s.Duration))
 		switch s.CodecType {
 		case "audio":
+			if !m.Audio {
+				m.Channels = s.Channels
+			}
 			m.Audio = true
 			m.Seconds = max(m.Seconds, seconds(s.Duration))
 		case "video":
+			if !m.Video {
+				m.VideoCodec = s.CodecName
+			}
 			m.Video = true
 		}
 	}
 	if m.Seconds == 0 {
 		m.Seconds = seconds(doc.Format.Duration)
+	}
+	if m.Length == 0 {
+		m.Length = longest
 	}
 	return m, nil
 }

@@ -13,4 +13,9 @@
 // Index and query use different peak densities on purpose: the index keeps
 // few, strong peaks to stay small, the query keeps more so that the index's
 // peaks are still among them after noise has buried some.
+//
+// Music played faster or slower, or pitch-shifted, matches no key as it is:
+// Index.MatchWarped, and Timeline over what the identity pass leaves
+// unexplained, warp the query's hashes back over a grid of speeds and
+// shifts (warp.go) and report the Warp found.
 package fingerprint

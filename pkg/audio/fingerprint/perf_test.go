@@ -43,6 +43,16 @@ func BenchmarkMatch10s(b *testing.B) {
 
 // BenchmarkMatch100h matches a 10-s clip against 100 hours (see big100h).
 func BenchmarkMatch100h(b *testing.B) {
+	ix, tracks := index100h(b)
+	q := fingerprint.New(fingerprint.QueryOptions).Fingerprint(tracks[1].pcm.Window(30, 10))
+	b.ResetTimer()
+	for b.Loop() {
+		ix.Match(q, fingerprint.MatchOptions{})
+	}
+}
+
+// index100h is the real tracks' hashes 47 times (see big100h).
+func index100h(b *testing.B) (*fingerprint.Index, []benchTrack) {
 	tracks := loadTracks(b)
 	fp := fingerprint.New(fingerprint.IndexOptions)
 	hs := make([][]fingerprint.Hash, len(tracks))
@@ -57,10 +67,5 @@ func BenchmarkMatch100h(b *testing.B) {
 			}
 		}
 	}
-	ix := bl.Build()
-	q := fingerprint.New(fingerprint.QueryOptions).Fingerprint(tracks[1].pcm.Window(30, 10))
-	b.ResetTimer()
-	for b.Loop() {
-		ix.Match(q, fingerprint.MatchOptions{})
-	}
+	return bl.Build(), tracks
 }

@@ -18,6 +18,10 @@ type Stretch struct {
 	TrackOffsetMs int64 `json:"track_offset_ms"`
 	// Score is the best window score supporting the stretch.
 	Score int `json:"score"`
+	// Speed and Semitones are the warp the track plays at (warp.go);
+	// zero when it plays as indexed (see Warp).
+	Speed     float64 `json:"speed,omitempty"`
+	Semitones float64 `json:"semitones,omitempty"`
 
 	align  int64   // global index frame at query frame 0
 	offset float64 // track seconds at query time 0
@@ -35,6 +39,9 @@ type TimelineOptions struct {
 	// music; the parts of it no track explains come back as stretches with
 	// an empty TrackID.
 	Music []audio.Range
+	// NoWarp skips the speed and pitch search (warp.go) over the music
+	// the identity pass leaves unexplained.
+	NoWarp bool
 }
 
 func (o TimelineOptions) withDefaults() TimelineOptions {
@@ -120,7 +127,7 @@ func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
 			keptWeak = append(keptWeak, r)
 		}
 	}
-	return ix.finish(kept, keptWeak, query, o)
+	return ix.warpStretches(ix.finish(kept, keptWeak, query, o), query, o)
 }
 
 // longWindows is how many times longer than the short windows (and their
@@ -202,7 +209,6 @@ func agreeing(rs []*run, c Candidate, ws float64) *run {
 	}
 	return r
 }
-
 
 // Boundary refinement. The coarse pass only knows which windows voted for
 // a run, and a 6-s window smears that by seconds; a query hash also aligns

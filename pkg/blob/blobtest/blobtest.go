@@ -39,6 +39,7 @@ func Run(t *testing.T, h Harness) {
 	}{
 		{"PutGetHead", testPutGetHead},
 		{"PutUnknownSize", testPutUnknownSize},
+		{"Writer", testWriter},
 		{"PutWrongSize", testPutWrongSize},
 		{"Overwrite", testOverwrite},
 		{"Empty", testEmpty},

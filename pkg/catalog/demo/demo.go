@@ -75,12 +75,28 @@ func Generate(ctx context.Context, dir string, n int, seed uint64) (string, erro
 		}
 	}
 	tracks, sfx := plans(n, seed), sfxPlans(SoundFXCount(n), seed)
-	jobs := make(chan func() error)
+	var jobs []func() error
+	for _, p := range tracks {
+		jobs = append(jobs, func() error { return p.write(dir) })
+	}
+	for _, p := range sfx {
+		jobs = append(jobs, func() error { return writeWAV(filepath.Join(dir, p.file), p.render()) })
+	}
+	if err := runJobs(ctx, jobs); err != nil {
+		return "", err
+	}
+	return writeManifest(dir, tracks, sfx)
+}
+
+// runJobs runs jobs on every CPU and returns the first error, or the
+// context's when it ends first (the remaining jobs are not started).
+func runJobs(ctx context.Context, jobs []func() error) error {
+	feed := make(chan func() error)
 	errc := make(chan error, 1)
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
 		wg.Go(func() {
-			for job := range jobs {
+			for job := range feed {
 				if err := job(); err != nil {
 					select {
 					case errc <- err:
@@ -90,39 +106,25 @@ func Generate(ctx context.Context, dir string, n int, seed uint64) (string, erro
 			}
 		})
 	}
-	send := func(job func() error) bool {
+send:
+	for _, job := range jobs {
 		select {
-		case jobs <- job:
-			return true
+		case feed <- job:
 		case err := <-errc:
 			errc <- err
-			return false
+			break send
 		case <-ctx.Done():
-			return false
+			break send
 		}
 	}
-feed:
-	for _, p := range tracks {
-		if !send(func() error { return p.write(dir) }) {
-			break feed
-		}
-	}
-	for _, p := range sfx {
-		if !send(func() error { return writeWAV(filepath.Join(dir, p.file), p.render()) }) {
-			break
-		}
-	}
-	close(jobs)
+	close(feed)
 	wg.Wait()
 	select {
 	case err := <-errc:
-		return "", err
+		return err
 	default:
 	}
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	return writeManifest(dir, tracks, sfx)
+	return ctx.Err()
 }
 
 func (p trackPlan) write(dir string) error {
@@ -158,29 +160,15 @@ func writeWAV(path string, samples []float32) error {
 
 func writeManifest(dir string, tracks []trackPlan, sfx []sfxPlan) (string, error) {
 	path := filepath.Join(dir, ManifestName)
-	f, err := os.Create(path)
-	if err != nil {
-		return "", fmt.Errorf("demo: %w", err)
-	}
-	w := manifest.NewWriter(f)
+	var lines []manifest.Track
 	for _, p := range tracks {
-		if err = w.Track(p.manifestLine()); err != nil {
-			break
-		}
+		lines = append(lines, p.manifestLine())
 	}
+	var fx []manifest.SoundFX
 	for _, p := range sfx {
-		if err != nil {
-			break
-		}
-		err = w.SoundFX(p.manifestLine())
+		fx = append(fx, p.manifestLine())
 	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := manifest.WriteFile(path, lines, fx); err != nil {
 		return "", fmt.Errorf("demo: write manifest: %w", err)
 	}
 	return path, nil

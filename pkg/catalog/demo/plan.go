@@ -79,15 +79,10 @@ func original(i int, seed uint64, r *rand.Rand, titles map[string]bool) trackPla
 		title = strings.TrimRight(strings.TrimRight(title, "0123456789"), " ") + fmt.Sprintf(" %d", n)
 	}
 	titles[artist+"\x00"+title] = true
-	beatSec := 60 / bpm
 	// 20–40 s, most of them short: the demo is generated and ingested on
 	// first start, and what it shows does not need long tracks.
 	u := r.Float64()
-	target := 20 + 20*u*u
-	bars := max(4, int(math.Round((target-1.2)/(4*beatSec))))
-	for float64(bars)*4*beatSec+1.2 > 40.5 && bars > 4 {
-		bars--
-	}
+	bars := barsFor(bpm, 20+20*u*u)
 	sng := song{seed: seed*1_000_003 + uint64(i), bpm: bpm, tonic: tonic, minor: md.minor, bars: bars, style: st, energy: md.energy}
 	if vocals != catalog.VocalsInstrumental {
 		sng.vocals = vocals
@@ -143,6 +138,17 @@ func original(i int, seed uint64, r *rand.Rand, titles map[string]bool) trackPla
 		p.stems = stemNames(st, vocals)
 	}
 	return p
+}
+
+// barsFor is how many bars (at least 4) at bpm make about target seconds
+// with the song's 1.2 s tail, and never more than 40.5 s.
+func barsFor(bpm, target float64) int {
+	beatSec := 60 / bpm
+	bars := max(4, int(math.Round((target-1.2)/(4*beatSec))))
+	for float64(bars)*4*beatSec+1.2 > 40.5 && bars > 4 {
+		bars--
+	}
+	return bars
 }
 
 // variant makes track i a version of the previous track where that track

@@ -50,6 +50,7 @@ type facts struct {
 type worker struct {
 	r       *run
 	fp      *fingerprint.Fingerprinter
+	stemFP  *fingerprint.Fingerprinter // stemOptions
 	tmp     string
 	pending []*record // measured, waiting for their renditions
 	outputs int       // names scratch files uniquely
@@ -67,6 +68,7 @@ type record struct {
 type file struct {
 	id, field string
 	track     bool // analyzed and fingerprinted
+	stem      bool // fingerprinted sparser, indexed under its track
 	path      string
 	cleanup   func()
 	res       audioOut
@@ -102,7 +104,7 @@ func (w *worker) add(ctx context.Context, idx int, a manifest.Asset) error {
 	srcs := []manifest.Source{a.Audio}
 	if a.Track != nil {
 		for i, s := range a.Track.Stems {
-			rec.files = append(rec.files, &file{id: s.ID, field: fmt.Sprintf("stems[%d].audio", i)})
+			rec.files = append(rec.files, &file{id: s.ID, field: fmt.Sprintf("stems[%d].audio", i), stem: true})
 			srcs = append(srcs, a.Stems[i])
 		}
 	}
@@ -256,7 +258,8 @@ func seconds(s float64) int {
 }
 
 // measure makes sure everything derived from one audio file exists: facts
-// (length, analysis), waveform peaks and, for tracks, fingerprint hashes.
+// (length, analysis), waveform peaks and, for tracks and stems,
+// fingerprint hashes.
 // It decodes only when one of them is missing, and queues a transcode only
 // when the asset's renditions are not those of this audio already.
 func (w *worker) measure(ctx context.Context, f *file, src manifest.Source) error {
@@ -280,14 +283,19 @@ func (w *worker) measure(ctx context.Context, f *file, src manifest.Source) erro
 	if err != nil {
 		return err
 	}
-	haveHashes := !f.track
-	if f.track {
-		if haveHashes, err = r.exists(ctx, hashesKey(sha)); err != nil {
+	indexed := f.track || f.stem
+	hkey := hashesKey(sha)
+	if f.stem {
+		hkey = stemHashesKey(sha)
+	}
+	haveHashes := !indexed
+	if indexed {
+		if haveHashes, err = r.exists(ctx, hkey); err != nil {
 			return err
 		}
 	}
 	if !haveFacts || !haveWaveform || !haveHashes {
-		pcm, err := w.decode(ctx, path, f.track)
+		pcm, err := w.decode(ctx, path, indexed)
 		if err != nil {
 			return err
 		}
@@ -321,11 +329,15 @@ func (w *worker) measure(ctx context.Context, f *file, src manifest.Source) erro
 			}
 		}
 		if !haveHashes {
-			h := trackHashes{Seconds: pcm.Seconds(), Hashes: w.fp.Fingerprint(pcm)}
-			if err := r.put(ctx, hashesKey(sha), h.marshal(), "application/octet-stream"); err != nil {
+			fp := w.fp
+			if f.stem {
+				fp = w.stemFP
+			}
+			h := trackHashes{Seconds: pcm.Seconds(), Hashes: fp.Fingerprint(pcm)}
+			if err := r.put(ctx, hkey, h.marshal(), "application/octet-stream"); err != nil {
 				return err
 			}
-			r.remember(sha, h)
+			r.remember(hkey, h)
 		}
 	}
 	out.seconds, out.analysis = fa.Seconds, fa.Analysis
@@ -348,8 +360,9 @@ func (w *worker) measure(ctx context.Context, f *file, src manifest.Source) erro
 
 // decode returns the audio. PCM WAV files are read in Go, which spares an
 // ffmpeg start per file, and resampled to the decoder's rate only for
-// analysis (tracks): a waveform needs no particular rate. Anything else,
-// and WAV flavours ReadWAV does not know, goes through the Decoder.
+// analysis and fingerprints (tracks and stems): a waveform needs no
+// particular rate. Anything else, and WAV flavours ReadWAV does not know,
+// goes through the Decoder.
 func (w *worker) decode(ctx context.Context, path string, analyze bool) (audio.PCM, error) {
 	if strings.EqualFold(filepath.Ext(path), ".wav") {
 		if pcm, err := readWAV(path); err == nil && len(pcm.Samples) > 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/catalogtest"
 	"musiccatalog/pkg/catalog/demo"
@@ -56,6 +57,7 @@ func BenchmarkIngestWesnoth(b *testing.B) {
 func BenchmarkDemo(b *testing.B) {
 	var gen, ing time.Duration
 	var rep ingest.Report
+	var bs blob.Store
 	for b.Loop() {
 		dir := b.TempDir()
 		start := time.Now()
@@ -64,7 +66,8 @@ func BenchmarkDemo(b *testing.B) {
 			b.Fatal(err)
 		}
 		gen = time.Since(start)
-		rep, err = ingest.Run(b.Context(), ingest.Options{Blob: catalogtest.NewStore(b)}, path)
+		bs = catalogtest.NewStore(b)
+		rep, err = ingest.Run(b.Context(), ingest.Options{Blob: bs}, path)
 		if err != nil || len(rep.Errors) > 0 {
 			b.Fatalf("%v\n%s", err, rep)
 		}
@@ -74,4 +77,28 @@ func BenchmarkDemo(b *testing.B) {
 	b.ReportMetric(ing.Seconds(), "s-ingest")
 	b.ReportMetric(rep.AudioSeconds, "s-audio")
 	b.ReportMetric(float64(rep.Tracks+rep.Stems+rep.SoundFX), "files")
+	// Index size (issue 16 budget: 3 MB an hour of catalog audio), per hour
+	// of the tracks' own audio and per hour of everything indexed (tracks
+	// and the stems indexed under them).
+	c, err := catalog.Load(b.Context(), bs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var bytes int64
+	for _, k := range c.FingerprintSegments() {
+		a, err := bs.Head(b.Context(), k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bytes += a.Size
+	}
+	var trackSec, stemSec float64
+	for _, t := range c.Tracks() {
+		trackSec += float64(t.Length)
+		for _, s := range t.Stems {
+			stemSec += float64(s.Length)
+		}
+	}
+	b.ReportMetric(float64(bytes)/1e6/(trackSec/3600), "MB/h-tracks")
+	b.ReportMetric(float64(bytes)/1e6/((trackSec+stemSec)/3600), "MB/h-indexed")
 }

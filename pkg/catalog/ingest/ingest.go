@@ -148,15 +148,15 @@ type run struct {
 	prevAudio map[string]catalog.AudioRef // asset or stem id → renditions
 
 	mu    sync.Mutex
-	fresh map[string]trackHashes // computed in this run, by audio digest
+	fresh map[string]trackHashes // computed in this run, by hashes key
 
 	results  []*processed // by manifest asset, filled in by the workers
 	progress *progress
 }
 
-func (r *run) remember(sha string, h trackHashes) {
+func (r *run) remember(key string, h trackHashes) {
 	r.mu.Lock()
-	r.fresh[sha] = h
+	r.fresh[key] = h
 	r.mu.Unlock()
 }
 
@@ -264,7 +264,7 @@ func (r *run) process(ctx context.Context, assets []manifest.Asset) ([]*processe
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}
-		w := &worker{r: r, fp: fingerprint.New(fingerprint.IndexOptions), tmp: dir}
+		w := &worker{r: r, fp: fingerprint.New(fingerprint.IndexOptions), stemFP: fingerprint.New(stemOptions), tmp: dir}
 		wg.Go(func() {
 			defer func() {
 				for _, rec := range w.pending {
@@ -440,17 +440,21 @@ func trackIDs(t *catalog.Track) []string {
 	return ids
 }
 
-// hashesOf gives a track's fingerprint hashes: computed in this run, stored
-// under its audio digest, or, should that blob be gone, fingerprinted again
-// from the stored wav.
+// hashesOf gives what the index holds for a track: its own fingerprint
+// hashes and its stems' (stemHashes). Each file's hashes come from this
+// run, from storage under the audio's digest or, should that blob be
+// gone, from fingerprinting the stored wav again.
 func (r *run) hashesOf(ctx context.Context) func(*catalog.Track) (trackHashes, error) {
-	fp := fingerprint.New(fingerprint.IndexOptions)
-	return func(t *catalog.Track) (trackHashes, error) {
-		sha := t.Audio.SHA256
-		if h, ok := r.fresh[sha]; ok {
+	fp, stemFP := fingerprint.New(fingerprint.IndexOptions), fingerprint.New(stemOptions)
+	get := func(id string, ref catalog.AudioRef, stem bool) (trackHashes, error) {
+		key, fp := hashesKey(ref.SHA256), fp
+		if stem {
+			key, fp = stemHashesKey(ref.SHA256), stemFP
+		}
+		if h, ok := r.fresh[key]; ok {
 			return h, nil
 		}
-		rc, _, err := r.opts.Blob.Get(ctx, hashesKey(sha))
+		rc, _, err := r.opts.Blob.Get(ctx, key)
 		if err == nil {
 			b, rerr := io.ReadAll(rc)
 			rc.Close()
@@ -463,16 +467,29 @@ func (r *run) hashesOf(ctx context.Context) func(*catalog.Track) (trackHashes, e
 		} else if !errors.Is(err, blob.ErrNotFound) {
 			return trackHashes{}, err
 		}
-		rc, _, err = r.opts.Blob.Get(ctx, t.Audio.WAVKey)
+		rc, _, err = r.opts.Blob.Get(ctx, ref.WAVKey)
 		if err != nil {
-			return trackHashes{}, fmt.Errorf("ingest: track %s has neither fingerprint hashes nor a wav to compute them from: %w", t.ID, err)
+			return trackHashes{}, fmt.Errorf("ingest: %s has neither fingerprint hashes nor a wav to compute them from: %w", id, err)
 		}
 		defer rc.Close()
 		pcm, err := r.opts.Decoder.Decode(ctx, rc)
 		if err != nil {
-			return trackHashes{}, fmt.Errorf("ingest: track %s: %w", t.ID, err)
+			return trackHashes{}, fmt.Errorf("ingest: %s: %w", id, err)
 		}
 		h := trackHashes{Seconds: pcm.Seconds(), Hashes: fp.Fingerprint(pcm)}
-		return h, r.put(ctx, hashesKey(sha), h.marshal(), "application/octet-stream")
+		return h, r.put(ctx, key, h.marshal(), "application/octet-stream")
+	}
+	return func(t *catalog.Track) (trackHashes, error) {
+		h, err := get("track "+t.ID, t.Audio, false)
+		if err != nil || len(t.Stems) == 0 {
+			return h, err
+		}
+		stems := make([]trackHashes, len(t.Stems))
+		for i, s := range t.Stems {
+			if stems[i], err = get("stem "+s.ID, s.Audio, true); err != nil {
+				return trackHashes{}, err
+			}
+		}
+		return withStems(h, stems), nil
 	}
 }

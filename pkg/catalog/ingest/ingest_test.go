@@ -191,6 +191,26 @@ func TestIngestDemoCatalog(t *testing.T) {
 		t.Fatalf("metadata edit:\n%s", edited)
 	}
 
+	// Stems are indexed under their track: a clip of a stem alone is found
+	// as the track. New audio for a stem re-indexes its track.
+	withStem := slices.IndexFunc(recs, func(r manifest.Track) bool { return len(r.Stems) > 0 })
+	if withStem < 0 {
+		t.Fatal("the demo catalog has no stems")
+	}
+	stemClip := func(c *catalog.Catalog) {
+		t.Helper()
+		tr := *c.Tracks()[withStem]
+		tr.Audio = tr.Stems[0].Audio // matchClip reads this audio and wants tr.ID
+		matchClip(t, bs, segmentIndex(t, bs, c), &tr, 4, 8)
+	}
+	stemClip(current(t, bs))
+	writeWAV(t, filepath.Join(dir, recs[withStem].Stems[0].Audio), audiotest.KeyPiece(demo.SampleRate, 20, 7, true, 11))
+	restemmed := run(t, ingest.Options{Blob: bs}, path)
+	if !restemmed.Published || restemmed.Updated != 1 || restemmed.Decoded != 1 || restemmed.Segment == "" || restemmed.Segments != 1 {
+		t.Fatalf("stem audio change:\n%s", restemmed)
+	}
+	stemClip(current(t, bs))
+
 	// New audio for track 1: decoded and indexed again; the old segment
 	// held it, so all tracks go into the new one.
 	tr1 := current(t, bs).Tracks()[1]
@@ -220,7 +240,11 @@ func TestIngestDemoCatalog(t *testing.T) {
 		t.Fatalf("compact: %+v %v", comp, err)
 	}
 	c = current(t, bs)
-	if len(c.FingerprintSegments()) != 1 || len(c.Segments()[0].TrackIDs) != 5 {
+	indexed := 0 // tracks and the stems indexed under them
+	for _, tr := range c.Tracks() {
+		indexed += 1 + len(tr.Stems)
+	}
+	if len(c.FingerprintSegments()) != 1 || len(c.Tracks()) != 5 || len(c.Segments()[0].TrackIDs) != indexed {
 		t.Fatalf("after compaction: %v", c.Segments())
 	}
 	matchClip(t, bs, segmentIndex(t, bs, c), c.Tracks()[0], 4, 8)

@@ -23,6 +23,12 @@ func hashesKey(sha string) string {
 	return fmt.Sprintf("catalog/fingerprints/hashes/v%d/%s.fph", fingerprint.FormatVersion, sha)
 }
 
+// stemHashesKey holds the hashes of stem audio, fingerprinted sparser
+// than tracks (stemOptions, whose density the name carries).
+func stemHashesKey(sha string) string {
+	return fmt.Sprintf("catalog/fingerprints/hashes/v%d/stem-%g/%s.fph", fingerprint.FormatVersion, stemOptions.PeaksPerSecond, sha)
+}
+
 func segmentKey(digest string) string {
 	return "catalog/fingerprints/segments/" + digest + ".fpi"
 }

@@ -79,22 +79,20 @@ func unmarshalHashes(b []byte) (trackHashes, error) {
 }
 
 // planSegments keeps the previous segments whose tracks are all still in
-// the catalog with the audio they were indexed with, and returns the tracks
-// no kept segment covers, in catalog order.
+// the catalog with the audio they were indexed with, stems included (a
+// segment lists a track's stems after it: a stem added, removed or changed
+// re-indexes the track, as does a segment from before stems were indexed),
+// and returns the tracks no kept segment covers, in catalog order.
 func planSegments(prev *catalog.Catalog, tracks []*catalog.Track) (kept []catalog.Segment, todo []*catalog.Track) {
-	now := make(map[string]string, len(tracks)) // id → audio sha
+	now := make(map[string]*catalog.Track, len(tracks))
 	for _, t := range tracks {
-		now[t.ID] = t.Audio.SHA256
+		now[t.ID] = t
 	}
 	covered := map[string]bool{}
 	if prev != nil {
-	segments:
 		for _, s := range prev.Segments() {
-			for _, id := range s.TrackIDs {
-				old, _ := prev.Track(id)
-				if sha, ok := now[id]; !ok || sha != old.Audio.SHA256 {
-					continue segments
-				}
+			if !segmentCurrent(prev, now, s) {
+				continue
 			}
 			kept = append(kept, s)
 			for _, id := range s.TrackIDs {
@@ -108,6 +106,32 @@ func planSegments(prev *catalog.Catalog, tracks []*catalog.Track) (kept []catalo
 		}
 	}
 	return kept, todo
+}
+
+// segmentCurrent reports whether segment s of prev indexes exactly what the
+// tracks now hold: every track it lists is still there with the same audio,
+// and with the same stems (same ids, same audio) listed.
+func segmentCurrent(prev *catalog.Catalog, now map[string]*catalog.Track, s catalog.Segment) bool {
+	listed := map[string]bool{}
+	for _, id := range s.TrackIDs {
+		listed[id] = true
+	}
+	for _, id := range s.TrackIDs {
+		if _, _, isStem := prev.Stem(id); isStem {
+			continue // checked with its track
+		}
+		old, _ := prev.Track(id)
+		t, ok := now[id]
+		if !ok || old == nil || t.Audio.SHA256 != old.Audio.SHA256 || len(t.Stems) != len(old.Stems) {
+			return false
+		}
+		for i, st := range t.Stems {
+			if !listed[st.ID] || st.ID != old.Stems[i].ID || st.Audio.SHA256 != old.Stems[i].Audio.SHA256 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // buildSegment indexes tracks into one new segment and stores it. hashesOf
@@ -124,6 +148,9 @@ func buildSegment(ctx context.Context, bs blob.Store, tracks []*catalog.Track, h
 			return catalog.Segment{}, err
 		}
 		seg.TrackIDs = append(seg.TrackIDs, t.ID)
+		for _, st := range t.Stems {
+			seg.TrackIDs = append(seg.TrackIDs, st.ID)
+		}
 	}
 	key, err := putIndex(ctx, bs, b.Build())
 	seg.Key = key
@@ -180,8 +207,8 @@ func Compact(ctx context.Context, bs blob.Store, arts ...catalog.Artifact) (Comp
 		return rep, err
 	}
 	seg := catalog.Segment{Key: key}
-	for _, t := range merged.Tracks() {
-		seg.TrackIDs = append(seg.TrackIDs, t.ID)
+	for _, s := range segs { // the tracks and the stems indexed under them
+		seg.TrackIDs = append(seg.TrackIDs, s.TrackIDs...)
 	}
 	contents := cur.Contents()
 	contents.Segments = []catalog.Segment{seg}

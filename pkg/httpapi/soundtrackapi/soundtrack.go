@@ -42,6 +42,8 @@ var soundtrackUploads = httpapi.NewUploadPolicy(soundtrack.UploadsPrefix, soundt
 type API struct {
 	*httpapi.API
 	Soundtrack Service
+	// Render renders videos with a track (nil: the render calls answer 501).
+	Render RenderService
 	// SoundtrackDirectUploadMax caps the multipart body of the create
 	// call (0 = the 60 MB file limit); on Lambda it is what fits in an
 	// invocation, and larger files take the upload-url flow.
@@ -53,6 +55,8 @@ func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST "+soundtrackPath+"upload-url/", httpapi.MaxJSONBody, a.soundtrackUploadURL)
 	rt.Handle("POST "+soundtrackPath, httpapi.SelfLimitedBody, soundtrackUploads.Bounded(a.Idempotent(a.soundtrackCreate)))
 	rt.Handle("GET "+soundtrackPath+"{id}/", httpapi.NoBody, a.soundtrackRetrieve)
+	rt.Handle("POST "+soundtrackPath+"{id}/download/", httpapi.MaxJSONBody, a.soundtrackRender)
+	rt.Handle("GET "+soundtrackPath+"{id}/download/{key}/", httpapi.NoBody, a.soundtrackRenderLink)
 }
 
 // soundtrackVideoJSON is the SoundtrackVideo of interface.md §2.3 plus

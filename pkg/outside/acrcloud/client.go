@@ -143,7 +143,7 @@ func result(r Response) (*outside.Match, error) {
 		return nil, nil
 	}
 	m := r.Metadata.Music[0]
-	out := &outside.Match{Title: m.Title, Label: m.Label, Score: m.Score, PlayOffsetMs: m.PlayOffsetMs}
+	out := &outside.Match{Title: m.Title, Label: m.Label, Score: m.Score, PlayOffsetMs: m.PlayOffsetMs, DurationMs: m.DurationMs}
 	names := make([]string, 0, len(m.Artists))
 	for _, a := range m.Artists {
 		if a.Name != "" {

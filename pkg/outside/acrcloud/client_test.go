@@ -124,13 +124,13 @@ func TestParsesIsrcInBothForms(t *testing.T) {
 	for _, isrc := range []string{`"GBAYE0000001"`, `["GBAYE0000001","X"]`} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, `{"status":{"code":0,"msg":"Success"},"metadata":{"music":[{"title":"T","artists":[{"name":"A"},{"name":"B"}],
-				"album":{"name":"Al"},"label":"Epidemic Sound","external_ids":{"isrc":`+isrc+`},"score":88,"play_offset_ms":4200}]}}`)
+				"album":{"name":"Al"},"label":"Epidemic Sound","external_ids":{"isrc":`+isrc+`},"score":88,"play_offset_ms":4200,"duration_ms":185000}]}}`)
 		}))
 		c, _ := acrcloud.New(srv.URL, "k", "s")
 		m, err := c.Identify(context.Background(), []byte("x"))
 		srv.Close()
 		if err != nil || m == nil || m.ISRC != "GBAYE0000001" || m.Artist != "A, B" || m.Album != "Al" ||
-			m.Label != "Epidemic Sound" || m.Score == nil || *m.Score != 88 || m.PlayOffsetMs != 4200 {
+			m.Label != "Epidemic Sound" || m.Score == nil || *m.Score != 88 || m.PlayOffsetMs != 4200 || m.DurationMs != 185000 {
 			t.Errorf("isrc %s: %+v, %v", isrc, m, err)
 		}
 	}

@@ -21,15 +21,17 @@ import (
 func DemoContents(tb testing.TB, n int, seed uint64, vectors bool) catalog.Contents {
 	tb.Helper()
 	recs, sfx := demo.Records(n, seed)
+	return ManifestContents(tb, recs, sfx, seed, vectors)
+}
+
+// ManifestContents is what ingestion would publish for these manifest
+// lines, without their audio: the lines through the manifest writer and
+// parser, with a length drawn per track (from seed) and, when vectors is
+// set, synthetic feature vectors as DemoContents describes.
+func ManifestContents(tb testing.TB, recs []manifest.Track, sfx []manifest.SoundFX, seed uint64, vectors bool) catalog.Contents {
+	tb.Helper()
 	var buf bytes.Buffer
-	w := manifest.NewWriter(&buf)
-	for _, r := range recs {
-		w.Track(r)
-	}
-	for _, s := range sfx {
-		w.SoundFX(s)
-	}
-	if err := w.Flush(); err != nil {
+	if err := manifest.Write(&buf, recs, sfx); err != nil {
 		tb.Fatal(err)
 	}
 	m, err := manifest.Parse(&buf, manifest.LocalBase("/demo"))

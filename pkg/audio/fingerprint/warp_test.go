@@ -1,0 +1,135 @@
+package fingerprint_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/audiotest"
+	"musiccatalog/pkg/audio/fingerprint"
+)
+
+// warpTracks are indexed (60 s of each) by the warp tests.
+var warpTracks = []string{"battle", "elvish-theme", "knolls", "wanderer", "northerners"}
+
+func warpIndex(t *testing.T) (*fingerprint.Index, []benchTrack) {
+	t.Helper()
+	tracks := loadSome(t, warpTracks)
+	b := fingerprint.NewBuilder()
+	fp := fingerprint.New(fingerprint.IndexOptions)
+	for _, tr := range tracks {
+		if err := b.Add(tr.name, tr.pcm.Seconds(), fp.Fingerprint(tr.pcm)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build(), tracks
+}
+
+// warped is length seconds of the track from start (seconds of the
+// original) through the condition's filter, with pink noise at 10 dB, at
+// the analysis rate.
+func warped(t *testing.T, tr benchTrack, start, length float64, cond speedCond, seed uint64) audio.PCM {
+	src := ffmpegFilter(t, tr.path, start, length*cond.speed+0.5, cond.filter).Window(0, length)
+	mixed := audiotest.MixSNR(src, audiotest.PinkNoise(44100, length+0.1, 0.1, seed), 10)
+	return mixed
+}
+
+// TestMatchWarped: clips played 5 % faster or slower, pitch-shifted by
+// ±2 semitones or by one, are found at the right place by MatchWarped
+// (and not by Match), with the speed within 0.01 and the shift within 0.2
+// semitones; an unchanged clip comes back from the identity search.
+func TestMatchWarped(t *testing.T) {
+	ix, tracks := warpIndex(t)
+	q := fingerprint.New(fingerprint.QueryOptions)
+	conds := speedConds()
+	byName := map[string]speedCond{}
+	for _, c := range conds {
+		byName[c.name] = c
+	}
+	cases := []string{"none", "rate +5%", "rate -5%", "pitch +2 st", "pitch -1 st", "rate +8%"}
+	for i, name := range cases {
+		cond := byName[name]
+		tr := tracks[i%len(tracks)]
+		start := 15.0 + 3*float64(i)
+		t.Run(fmt.Sprintf("%s/%s", name, tr.name), func(t *testing.T) {
+			h := q.Fingerprint(warped(t, tr, start, 10, cond, uint64(i)))
+			if name != "none" {
+				if cs := ix.Match(h, fingerprint.MatchOptions{}); len(cs) > 0 && cs[0].TrackID == tr.name {
+					t.Logf("the identity search found it too (score %d)", cs[0].Score)
+				}
+			}
+			cs := ix.MatchWarped(h, fingerprint.MatchOptions{})
+			if len(cs) == 0 {
+				t.Fatal("not found")
+			}
+			c := cs[0]
+			t.Logf("%s at %.2f s, score %d, ratio %.1f, warp %+v", c.TrackID, c.TrackOffset, c.Score, c.Ratio, c.Warp)
+			if c.TrackID != tr.name || math.Abs(c.TrackOffset-start) > 0.3 {
+				t.Fatalf("got %s at %.2f s, want %s at %.2f s", c.TrackID, c.TrackOffset, tr.name, start)
+			}
+			if math.Abs(c.Warp.Speed-cond.speed) > 0.01 || math.Abs(c.Warp.Semitones-cond.semitones) > 0.2 {
+				t.Errorf("warp %+v, want speed %.3f, %.2f semitones", c.Warp, cond.speed, cond.semitones)
+			}
+		})
+	}
+}
+
+// TestMatchWarpedOutsideMusic: clips of music the index does not hold,
+// under the largest changes, are matched by nothing the warp search adds.
+func TestMatchWarpedOutsideMusic(t *testing.T) {
+	ix, _ := warpIndex(t)
+	outside := loadSome(t, []string{"heroes_rite", "loyalists", "the_deep_path"})
+	q := fingerprint.New(fingerprint.QueryOptions)
+	for i, cond := range speedConds() {
+		if cond.speed != 0.92 && cond.speed != 1.08 && math.Abs(cond.semitones) != 2 {
+			continue
+		}
+		tr := outside[i%len(outside)]
+		h := q.Fingerprint(warped(t, tr, 10+4*float64(i%8), 10, cond, uint64(i)))
+		if cs := ix.MatchWarped(h, fingerprint.MatchOptions{}); len(cs) > 0 && !cs[0].Warp.IsIdentity() {
+			t.Errorf("%s of %s matched %+v", cond.name, tr.name, cs[0])
+		}
+	}
+}
+
+// TestTimelineWarped: a video with one song 5 % faster and another two
+// semitones up, silence around them: each is one stretch at its place
+// (±1 s), its alignment and its reported speed and shift.
+func TestTimelineWarped(t *testing.T) {
+	ix, tracks := warpIndex(t)
+	conds := map[string]speedCond{}
+	for _, c := range speedConds() {
+		conds[c.name] = c
+	}
+	a := warped(t, tracks[1], 12, 25, conds["rate +5%"], 1)
+	b := warped(t, tracks[3], 20, 20, conds["pitch +2 st"], 2)
+	video := audiotest.Concat(audiotest.Silence(44100, 2), a, audiotest.Silence(44100, 3), b, audiotest.Silence(44100, 2))
+	st := ix.Timeline(fingerprint.New(fingerprint.QueryOptions).Fingerprint(video), fingerprint.TimelineOptions{})
+	want := []struct {
+		id           string
+		start, end   float64
+		offset       float64
+		speed, semis float64
+	}{
+		{tracks[1].name, 2, 27, 12, 1.05, 12 * math.Log2(1.05)},
+		{tracks[3].name, 30, 50, 20, 1, 2},
+	}
+	if len(st) != len(want) {
+		t.Fatalf("got %s, want 2 stretches", describe(st))
+	}
+	for i, w := range want {
+		s := st[i]
+		if s.TrackID != w.id || math.Abs(float64(s.StartMs)/1000-w.start) > 1 || math.Abs(float64(s.EndMs)/1000-w.end) > 1 {
+			t.Errorf("stretch %d: got %s, want %s %.0f–%.0f s", i, describe(st[i:i+1]), w.id, w.start, w.end)
+		}
+		// The track time at the stretch's start, from where the song starts.
+		wantOffset := w.offset + (float64(s.StartMs)/1000-w.start)*w.speed
+		if math.Abs(float64(s.TrackOffsetMs)/1000-wantOffset) > 0.5 {
+			t.Errorf("stretch %d: track offset %d ms, want %.2f s", i, s.TrackOffsetMs, wantOffset)
+		}
+		if wp := s.Warp(); math.Abs(wp.Speed-w.speed) > 0.01 || math.Abs(wp.Semitones-w.semis) > 0.2 {
+			t.Errorf("stretch %d: warp %+v, want %.3f, %.2f", i, wp, w.speed, w.semis)
+		}
+	}
+}

@@ -1,0 +1,453 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/search/semantic"
+)
+
+// TextEmbedder turns text into a vector whose cosine with another text's
+// says how alike they mean (the semantic side of by-text). The offline
+// default is semantic.Default (a situation lexicon spread over WordNet,
+// embedded in the function); a hosted model (e.g. Amazon Bedrock) can be
+// an adapter. Vectors of different IDs are never compared: track vectors
+// stored with a snapshot under another ID are recomputed.
+type TextEmbedder interface {
+	// ID names the model and its version.
+	ID() string
+	// Dim is the length of every vector Embed returns.
+	Dim() int
+	// Embed returns the unit vector of text, or nil when nothing of the
+	// text means anything to the model.
+	Embed(ctx context.Context, text string) ([]float32, error)
+}
+
+// facetEmbedder is what an embedder may add: the vector of a catalog
+// facet value from its name and a short description of it (zero-shot
+// facet understanding). Without it a value is embedded as its name.
+type facetEmbedder interface {
+	EmbedFacet(ctx context.Context, value string) ([]float32, error)
+}
+
+// wordKnower is what an embedder may add: whether it knows a word. A
+// known word is no typo (it is not spell-corrected into some catalog
+// word), and a known word the catalog's text lacks is what the semantic
+// side retrieves for (semanticGap).
+type wordKnower interface {
+	Known(word string) bool
+}
+
+var _ interface {
+	TextEmbedder
+	facetEmbedder
+	wordKnower
+} = (*semantic.Embedder)(nil)
+
+// DefaultEmbedder is the offline embedder the search function embeds.
+func DefaultEmbedder() TextEmbedder {
+	e, err := semantic.Default()
+	if err != nil { // the embedded lexicon is checked by its tests
+		panic(fmt.Sprintf("search: embedded lexicon: %v", err))
+	}
+	return e
+}
+
+// WithEmbedder sets the text embedder (DefaultEmbedder when not set).
+func WithEmbedder(e TextEmbedder) Option { return func(s *Service) { s.emb = e } }
+
+// Weights of a track's own text in its vector (each field's vector is a
+// unit vector): the classification says most, the tags and description
+// next, the title least (titles are poetry, not description).
+const (
+	wVecGenre       = 1.0
+	wVecSubgenre    = 1.2
+	wVecMood        = 1.0
+	wVecMood2       = 0.6
+	wVecTags        = 0.8
+	wVecDescription = 0.7
+	wVecTitle       = 0.2
+	wVecVocals      = 0.5
+	wVecTempo       = 0.4
+	wVecStems       = 0.3
+)
+
+// vecScale is the int8 quantization of a unit vector's components.
+const vecScale = 127
+
+// semIndex holds the semantic side of an Index: the tracks' vectors
+// (int8, dimension-major, so a query touches only its non-zero
+// dimensions), the vectors of the catalog's facet values, and the
+// per-track tempo band and vocals the zero-shot facet match reads.
+type semIndex struct {
+	emb  TextEmbedder
+	dim  int
+	n    int
+	cols []int8 // cols[d*n+i]: component d of track i, × vecScale
+
+	facetVec [][]float32 // by interned facet code (0 = none)
+	bandVec  [4][]float32
+	vocVec   [len(vocalsOrder) + 1][]float32
+	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
+	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
+
+	mu     sync.RWMutex
+	cache  map[string]*semQuery
+	cached int
+}
+
+// maxCachedQueries bounds the query-embedding cache (a vector of ~100
+// floats and its sparse form each: under 2 MB).
+const maxCachedQueries = 4096
+
+// tempoBands are the tempo filter's descriptors, in band order.
+var tempoBands = [4]string{"", catalog.TempoSlow, catalog.TempoMedium, catalog.TempoFast}
+
+func bandOf(bpm float64) uint8 {
+	switch catalog.TempoDescriptor(bpm) {
+	case catalog.TempoSlow:
+		return 1
+	case catalog.TempoMedium:
+		return 2
+	case catalog.TempoFast:
+		return 3
+	}
+	return 0
+}
+
+// embedFacet is the vector of a facet value (nil when unknown).
+func embedFacet(ctx context.Context, e TextEmbedder, value string) []float32 {
+	var v []float32
+	if fe, ok := e.(facetEmbedder); ok {
+		v, _ = fe.EmbedFacet(ctx, value)
+	} else {
+		v, _ = e.Embed(ctx, value)
+	}
+	if len(v) != e.Dim() {
+		return nil
+	}
+	return v
+}
+
+// vocalsText is how a vocals value reads as a facet.
+var vocalsText = map[string]string{catalog.VocalsInstrumental: "instrumental", catalog.VocalsFemale: "female",
+	catalog.VocalsMale: "male", catalog.VocalsMixed: "mixed"}
+
+// vocalsOrder numbers the vocals values a track's vocals index refers to.
+var vocalsOrder = [...]string{catalog.VocalsInstrumental, catalog.VocalsFemale, catalog.VocalsMale, catalog.VocalsMixed}
+
+func vocalsIndex(v string) uint8 {
+	switch v {
+	case vocalsOrder[0]:
+		return 1
+	case vocalsOrder[1]:
+		return 2
+	case vocalsOrder[2]:
+		return 3
+	case vocalsOrder[3]:
+		return 4
+	}
+	return 0
+}
+
+// trackVectors computes the tracks' vectors from their own text, on all
+// cores; the vectors of the values many tracks share (genres, moods,
+// vocals, tempo bands) are computed once.
+func trackVectors(ctx context.Context, e TextEmbedder, tracks []*catalog.Track) ([]int8, error) {
+	dim, n := e.Dim(), len(tracks)
+	cols := make([]int8, dim*n)
+	var shared sync.Map // facet text → []float32 (nil when unknown)
+	facet := func(s string) []float32 {
+		if s == "" {
+			return nil
+		}
+		if v, ok := shared.Load(s); ok {
+			return v.([]float32)
+		}
+		v := embedFacet(ctx, e, s)
+		shared.Store(s, v)
+		return v
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/256))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acc := make([]float32, dim)
+			for i := w; i < n; i += workers {
+				t := tracks[i]
+				clear(acc)
+				add := func(v []float32, wt float32) {
+					for d, x := range v {
+						acc[d] += wt * x
+					}
+				}
+				text := func(s string, wt float32) error {
+					if strings.TrimSpace(s) == "" {
+						return nil
+					}
+					v, err := e.Embed(ctx, s)
+					if err != nil {
+						return err
+					}
+					if len(v) == dim {
+						add(v, wt)
+					}
+					return nil
+				}
+				add(facet(t.Genre), wVecGenre)
+				add(facet(t.Subgenre), wVecSubgenre)
+				add(facet(t.Mood), wVecMood)
+				add(facet(t.SecondaryMood), wVecMood2)
+				add(facet(vocalsText[t.Vocals]), wVecVocals)
+				if t.Tempo != nil {
+					add(facet(tempoBands[bandOf(*t.Tempo)]), wVecTempo)
+				}
+				stems := make([]string, len(t.Stems))
+				for k, s := range t.Stems {
+					stems[k] = s.Name
+				}
+				for _, f := range []struct {
+					s  string
+					wt float32
+				}{{strings.Join(t.Tags, ", "), wVecTags}, {t.Description, wVecDescription},
+					{t.DisplayName(), wVecTitle}, {strings.Join(stems, ", "), wVecStems}} {
+					if err := text(f.s, f.wt); err != nil {
+						errs[w] = fmt.Errorf("search: embed track %s: %w", t.ID, err)
+						return
+					}
+				}
+				quantize(acc, cols, i, n)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cols, nil
+}
+
+// quantize writes the unit vector of acc as track i's column entries.
+func quantize(acc []float32, cols []int8, i, n int) {
+	var s float64
+	for _, x := range acc {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := vecScale / float32(math.Sqrt(s))
+	for d, x := range acc {
+		cols[d*n+i] = int8(min(vecScale, max(-vecScale, x*inv+0.5*sign(x))))
+	}
+}
+
+func sign(x float32) float32 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// newSemIndex builds the semantic side of ix on the tracks' vectors (cols
+// nil: compute them).
+func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, codes map[int32]string) (*semIndex, error) {
+	n := len(ix.tracks)
+	if cols == nil {
+		var err error
+		if cols, err = trackVectors(ctx, e, ix.tracks); err != nil {
+			return nil, err
+		}
+	}
+	si := &semIndex{emb: e, dim: e.Dim(), n: n, cols: cols, cache: map[string]*semQuery{},
+		band: make([]uint8, n), vocals: make([]uint8, n)}
+	si.facetVec = make([][]float32, len(codes)+1)
+	for c, v := range codes {
+		si.facetVec[c] = embedFacet(ctx, e, v)
+	}
+	for b := 1; b < len(tempoBands); b++ {
+		si.bandVec[b] = embedFacet(ctx, e, tempoBands[b])
+	}
+	for k, v := range vocalsOrder {
+		si.vocVec[k+1] = embedFacet(ctx, e, vocalsText[v])
+	}
+	for i := range ix.tracks {
+		f := &ix.facets[i]
+		if f.tempo > 0 {
+			si.band[i] = bandOf(f.tempo)
+		}
+		si.vocals[i] = vocalsIndex(f.vocals)
+	}
+	return si, nil
+}
+
+// semQuery is an embedded request: its vector, the non-zero dimensions
+// (the sparse form the scan reads), and whether it names something the
+// catalog's words lack (gap: then tracks may be found by meaning alone).
+type semQuery struct {
+	vec  []float32
+	dims []int32
+	wts  []float32
+	gap  bool
+}
+
+// maxQueryDims bounds the dimensions a query scans; sparseMin drops the
+// faint ones.
+const (
+	maxQueryDims = 24
+	sparseMin    = 0.04
+)
+
+// query embeds a request's words (cached by the normalized text).
+func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]bool) (*semQuery, error) {
+	key := strings.Join(words, " ")
+	if key == "" {
+		return nil, nil
+	}
+	si.mu.RLock()
+	q, ok := si.cache[key]
+	si.mu.RUnlock()
+	if ok {
+		return q, nil
+	}
+	v, err := si.emb.Embed(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) == si.dim {
+		q = &semQuery{vec: v, gap: semanticGap(si.emb, words, vocab)}
+		type dw struct {
+			d int32
+			w float32
+		}
+		var all []dw
+		for d, x := range v {
+			if x >= sparseMin {
+				all = append(all, dw{int32(d), x})
+			}
+		}
+		sortDesc(all, func(a dw) float32 { return a.w })
+		for _, x := range all[:min(len(all), maxQueryDims)] {
+			q.dims = append(q.dims, x.d)
+			q.wts = append(q.wts, x.w)
+		}
+	}
+	si.mu.Lock()
+	if len(si.cache) >= maxCachedQueries {
+		for k := range si.cache {
+			delete(si.cache, k) // map order: an arbitrary victim
+			break
+		}
+	}
+	si.cache[key] = q
+	si.mu.Unlock()
+	return q, nil
+}
+
+// semanticGap reports whether the request has a word the embedder knows
+// and no track's text holds: words the catalog has are retrieved by BM25,
+// and the semantic side only re-ranks them; a word it lacks ("bedtime"
+// over tracks tagged sleep) is what meaning alone must find tracks for.
+// An embedder that cannot tell which words it knows counts every word the
+// catalog lacks.
+func semanticGap(e TextEmbedder, words []string, vocab map[string]bool) bool {
+	k, canTell := e.(wordKnower)
+	for _, w := range words {
+		if semantic.IsStopword(w) || stopwords[w] || inVocab(w, vocab) {
+			continue
+		}
+		if !canTell || k.Known(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// inVocab reports whether the catalog's text holds w (every part of a
+// hyphenated word: the text index splits "lo-fi" into lo and fi).
+func inVocab(w string, vocab map[string]bool) bool {
+	for _, p := range words(w) {
+		if !vocab[p] {
+			return false
+		}
+	}
+	return true
+}
+
+func sortDesc[T any](xs []T, key func(T) float32) {
+	for i := 1; i < len(xs); i++ { // insertion sort: ~100 items, once per new request
+		for j := i; j > 0 && key(xs[j]) > key(xs[j-1]); j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+// Weights of the zero-shot facet match: how close the request is to the
+// track's genre or subgenre, its moods, its tempo band and its vocals.
+const (
+	wFacetGenre  = 0.35
+	wFacetMood   = 0.35
+	wFacetTempo  = 0.15
+	wFacetVocals = 0.15
+	// wMood2 discounts the secondary mood against the main one.
+	wMood2 = 0.8
+	// wTrackVec is the share of the track-vector cosine in the semantic
+	// score; the rest is the facet match.
+	wTrackVec = 0.8
+)
+
+func dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// scores writes every track's semantic score for q into out: the cosine
+// of the request with the track's vector, mixed with how close the
+// request is to the track's facet values.
+func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
+	n := si.n
+	clear(out)
+	for k, d := range q.dims {
+		w := q.wts[k] * wTrackVec / vecScale
+		col := si.cols[int(d)*n : int(d)*n+n]
+		for i, x := range col {
+			out[i] += w * float32(x)
+		}
+	}
+	code := make([]float32, len(si.facetVec))
+	for c, v := range si.facetVec {
+		code[c] = max(0, dot(q.vec, v))
+	}
+	var band [4]float32
+	for b, v := range si.bandVec {
+		band[b] = max(0, dot(q.vec, v))
+	}
+	var voc [len(vocalsOrder) + 1]float32
+	for k, v := range si.vocVec {
+		voc[k] = max(0, dot(q.vec, v))
+	}
+	const wf = 1 - wTrackVec
+	for i := range out {
+		h := &ix.hot[i]
+		f := wFacetGenre*max(code[h.genre], code[h.subgenre]) +
+			wFacetMood*max(code[h.mood], wMood2*code[h.mood2]) +
+			wFacetTempo*band[si.band[i]] + wFacetVocals*voc[si.vocals[i]]
+		out[i] += wf * f
+	}
+}

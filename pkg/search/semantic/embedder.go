@@ -1,0 +1,167 @@
+package semantic
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+//go:embed lexicon.bin
+var lexiconBin []byte
+
+// maxPhrase is the longest phrase (in words) the lexicon is searched for.
+const maxPhrase = 4
+
+// Embedder embeds text with a lexicon. It is safe for concurrent use.
+type Embedder struct {
+	anchors []string
+	facets  table
+	words   table
+	id      string
+}
+
+var (
+	defaultOnce sync.Once
+	defaultEmb  *Embedder
+	defaultErr  error
+)
+
+// Default is the embedder of the embedded lexicon.
+func Default() (*Embedder, error) {
+	defaultOnce.Do(func() { defaultEmb, defaultErr = New(lexiconBin) })
+	return defaultEmb, defaultErr
+}
+
+// New reads a lexicon (Encode's output) in place.
+func New(b []byte) (*Embedder, error) {
+	anchors, facets, words, err := parse(b)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	return &Embedder{anchors: anchors, facets: facets, words: words,
+		id: fmt.Sprintf("offline-lexicon/%x", sum[:8])}, nil
+}
+
+// ID names the lexicon (its checksum): vectors of another ID are not
+// comparable with this embedder's.
+func (e *Embedder) ID() string { return e.id }
+
+// Dim is the length of the vectors (the number of anchors).
+func (e *Embedder) Dim() int { return len(e.anchors) }
+
+// Anchors are the concepts the dimensions stand for.
+func (e *Embedder) Anchors() []string { return e.anchors }
+
+// Words is how many words and phrases the lexicon knows.
+func (e *Embedder) Words() int { return e.words.len() }
+
+// Embed returns the unit vector of text, or nil when no word of it is
+// known. It never fails (the error is the port's, for hosted models).
+func (e *Embedder) Embed(_ context.Context, text string) ([]float32, error) {
+	v := make([]float32, len(e.anchors))
+	if e.add(v, text, 1) == 0 {
+		return nil, nil
+	}
+	return unit(v), nil
+}
+
+// Known reports whether the lexicon has a meaning for word (as written
+// or as an inflection of a known word).
+func (e *Embedder) Known(word string) bool { return e.lookup(strings.ToLower(word)) != nil }
+
+// EmbedFacet returns the vector of a catalog facet value: its name and
+// the short description the lexicon holds for it, or failing that the
+// name's words (zero-shot). Nil when nothing of it is known.
+func (e *Embedder) EmbedFacet(ctx context.Context, value string) ([]float32, error) {
+	if rec := e.facets.find(strings.ToLower(strings.TrimSpace(value))); rec != nil {
+		v := make([]float32, len(e.anchors))
+		addRec(v, rec, 1)
+		return unit(v), nil
+	}
+	return e.Embed(ctx, value)
+}
+
+// add adds the meanings of the words of text, weighted by w, to v and
+// returns how many words were known. Phrases are matched longest first;
+// a hyphenated word is also tried as separate words ("hip-hop").
+func (e *Embedder) add(v []float32, text string, w float32) int {
+	toks := Tokens(text)
+	known := 0
+	for i := 0; i < len(toks); {
+		matched := 0
+		for n := min(maxPhrase, len(toks)-i); n >= 2; n-- {
+			if rec := e.words.find(strings.Join(toks[i:i+n], " ")); rec != nil {
+				addRec(v, rec, w)
+				matched = n
+				break
+			}
+		}
+		if matched == 0 {
+			t := toks[i]
+			matched = 1
+			if IsStopword(t) {
+				i++
+				continue
+			}
+			if rec := e.lookup(t); rec != nil {
+				addRec(v, rec, w)
+			} else if strings.ContainsRune(t, '-') {
+				if e.add(v, strings.ReplaceAll(t, "-", " "), w) > 0 {
+					known++
+				}
+				i++
+				continue
+			} else {
+				i++
+				continue
+			}
+		}
+		known++
+		i += matched
+	}
+	return known
+}
+
+// lookup finds a word or a base form of it.
+func (e *Embedder) lookup(w string) []byte {
+	if rec := e.words.find(w); rec != nil {
+		return rec
+	}
+	for _, f := range Morph(w) {
+		if rec := e.words.find(f); rec != nil {
+			return rec
+		}
+	}
+	return nil
+}
+
+func addRec(v []float32, rec []byte, w float32) {
+	conf := float32(rec[0]) / 255
+	k := int(rec[1])
+	for j := range k {
+		a, x := rec[2+2*j], float32(rec[3+2*j])/255
+		if int(a) < len(v) {
+			v[a] += w * conf * x
+		}
+	}
+}
+
+func unit(v []float32) []float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return v
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+	return v
+}

@@ -1,0 +1,83 @@
+package semantic
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// top returns the n strongest anchors of text.
+func top(t *testing.T, e *Embedder, text string, n int) []string {
+	t.Helper()
+	v, err := e.Embed(t.Context(), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] > v[idx[b]] })
+	var out []string
+	for _, i := range idx[:min(n, len(idx))] {
+		if v[i] > 0 {
+			out = append(out, e.Anchors()[i])
+		}
+	}
+	return out
+}
+
+// TestLexiconChecksum: the embedded lexicon is the one whose checksum the
+// generator recorded.
+func TestLexiconChecksum(t *testing.T) {
+	want, err := os.ReadFile("lexicon.sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256(lexiconBin)); !strings.HasPrefix(string(want), got) {
+		t.Fatalf("lexicon.bin sha256 %s, recorded %s", got, want)
+	}
+}
+
+// TestSituations: situations nobody wrote a synonym for land on the
+// concepts a music library would tag them with.
+func TestSituations(t *testing.T) {
+	e, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string][]string{
+		"a rainy afternoon reading": {"calm"},
+		"bedtime for a toddler":     {"sleep"},
+		"slumber":                   {"sleep"},
+		"a wedding ceremony":        {"wedding", "ceremony"},
+		"sung by a woman":           {"female"},
+		"fighting scene":            {"action", "epic"},
+		"gloomy":                    {"sad"},
+	} {
+		got := top(t, e, text, 4)
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: top anchors %v, want %s among them", text, got, w)
+			}
+		}
+		t.Logf("%q → %v", text, got)
+	}
+	if v, _ := e.Embed(t.Context(), "the of a 🙂 qqqqzz"); v != nil {
+		t.Errorf("nothing known, got a vector")
+	}
+}
+
+func TestShow(t *testing.T) {
+	if testing.Short() || os.Getenv("SHOW") == "" {
+		t.Skip()
+	}
+	e, _ := Default()
+	for _, w := range strings.Split(os.Getenv("SHOW"), ",") {
+		t.Logf("%q → %v", w, top(t, e, w, 8))
+	}
+}
