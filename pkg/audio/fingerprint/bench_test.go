@@ -32,7 +32,8 @@ import (
 // boundaries, enough to tell 95 % from 93 %; 10 gave 80, where one boundary
 // moves the figure by 1.25 points),
 // AUDIO_BENCH_ONLY=timeline (only the timelines: no clip table, no 100-h
-// index – about half a minute once the cache is warm), AUDIO_BENCH_SEED,
+// index – about half a minute once the cache is warm), AUDIO_BENCH_ONLY=speech
+// (only music under narration, bench_speech_test.go), AUDIO_BENCH_SEED,
 // AUDIO_BENCH_CACHE (where decoded tracks and generated clips are cached,
 // default $TMPDIR/musiccatalog-audiobench), AUDIO_BENCH_VERBOSE=1 (score
 // distributions, every timeline boundary off by more than 1 s and every
@@ -272,7 +273,7 @@ func percentile(d []time.Duration, p float64) time.Duration {
 func BenchmarkAccuracy(b *testing.B) {
 	tracks := loadTracks(b)
 	n := envInt("AUDIO_BENCH_CLIPS", 100)
-	verbose := os.Getenv("AUDIO_BENCH_VERBOSE") == "1"
+	verbose := verboseBench()
 	full, fpTime, fpSeconds := buildIndex(b, tracks, func(int) bool { return true })
 	part, _, _ := buildIndex(b, tracks, func(i int) bool { return !heldOut(i) })
 	blob, err := full.MarshalBinary()
@@ -293,7 +294,7 @@ func BenchmarkAccuracy(b *testing.B) {
 	fmt.Fprintf(&report, "%-6s %-7s %-9s %-8s %-11s %-11s\n", "clip", "SNR dB", "recall@1", "FP rate", "query p50", "query p99")
 	only := os.Getenv("AUDIO_BENCH_ONLY") // "timeline" skips the clip table and the 100-h index
 	for _, length := range []float64{5, 10} {
-		if only == "timeline" {
+		if only == "timeline" || only == "speech" {
 			break
 		}
 		seed := uint64(envInt("AUDIO_BENCH_SEED", 1))
@@ -310,8 +311,13 @@ func BenchmarkAccuracy(b *testing.B) {
 			}
 		}
 	}
-	timelineReport(b, tracks, part, envInt("AUDIO_BENCH_VIDEOS", 40), &report)
-	if only != "timeline" {
+	if only != "speech" {
+		timelineReport(b, tracks, part, envInt("AUDIO_BENCH_VIDEOS", 40), &report)
+	}
+	if only == "" || only == "speech" {
+		speechReport(b, tracks, part, &report)
+	}
+	if only == "" {
 		big100h(b, tracks, &report)
 	}
 	fmt.Print(report.String())

@@ -68,7 +68,7 @@ type Options struct {
 // IndexOptions are for catalog tracks; QueryOptions for clips and videos.
 var (
 	IndexOptions = Options{PeaksPerSecond: 18, FanOut: 6, TargetDT: 20, TargetDF: 96}
-	QueryOptions = Options{PeaksPerSecond: 40, FanOut: 20, TargetDT: 20, TargetDF: 96, Spread: true}
+	QueryOptions = Options{PeaksPerSecond: 60, FanOut: 20, TargetDT: 20, TargetDF: 96, Spread: true}
 )
 
 type peak struct {

@@ -2,7 +2,10 @@ package fingerprint
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"musiccatalog/pkg/audio"
 )
 
 // evidenceRun appends n frames where each frame has evidence with
@@ -53,5 +56,37 @@ func TestChangePoint(t *testing.T) {
 	b = []float32{0, 0, 0, 0, 0, 0, 1, 1}
 	if k := changePoint(a, b); k != 4 {
 		t.Errorf("cut at %d, want 4 (middle of 2–6)", k)
+	}
+}
+
+// TestDropSlivers: a stretch under 3 s next to a longer one is a piece of
+// its neighbour's edge and goes; one standing alone, or as long, stays.
+func TestDropSlivers(t *testing.T) {
+	in := []Stretch{
+		{StartMs: 0, EndMs: 20_000, TrackID: "a"},
+		{StartMs: 20_000, EndMs: 22_500, TrackID: "b"}, // sliver after a's end
+		{StartMs: 22_500, EndMs: 50_000, TrackID: "c"},
+		{StartMs: 60_000, EndMs: 62_500, TrackID: "d"}, // short, but alone
+		{StartMs: 70_000, EndMs: 80_000, TrackID: "e"},
+		{StartMs: 80_500, EndMs: 83_500, TrackID: "f"}, // 3 s: not a sliver
+	}
+	got := dropSlivers(in)
+	var ids []string
+	for _, s := range got {
+		ids = append(ids, s.TrackID)
+	}
+	if want := []string{"a", "c", "d", "e", "f"}; !slices.Equal(ids, want) {
+		t.Fatalf("kept %v, want %v", ids, want)
+	}
+}
+
+// TestNoUnexplainedSliver: music no track explains is reported only when
+// it lasts at least 3 s; a shorter piece is a gap inside a song.
+func TestNoUnexplainedSliver(t *testing.T) {
+	ix := NewBuilder().Build()
+	music := []audio.Range{{StartMs: 1_000, EndMs: 3_800}, {StartMs: 10_000, EndMs: 14_000}}
+	got := ix.Timeline(nil, TimelineOptions{Music: music})
+	if len(got) != 1 || got[0].StartMs != 10_000 || got[0].EndMs != 14_000 || got[0].TrackID != "" {
+		t.Fatalf("got %+v, want one unexplained stretch 10–14 s", got)
 	}
 }

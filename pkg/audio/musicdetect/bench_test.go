@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,7 +81,73 @@ func BenchmarkSpeechOverMusic(b *testing.B) {
 			return mix(speech[i], music[i], db)
 		})
 	}
+	halvesReport(b, dir, &report)
 	fmt.Print(report.String())
+}
+
+// halvesReport measures, for the tuning and held-out halves of the issue-16
+// split (songs in name order, audiotest.Voices), music detected under
+// narration at 0/−6/−12 dB, and speech alone and 6-talker babble called
+// music (want ≤ 3 %), 30-s stretches.
+func halvesReport(b *testing.B, dir string, report *strings.Builder) {
+	ctx := context.Background()
+	paths, _ := filepath.Glob(dir + "*.ogg")
+	slices.Sort(paths)
+	paths = slices.DeleteFunc(paths, func(p string) bool { return strings.HasSuffix(p, "/silence.ogg") })
+	fmt.Fprintf(report, "by half (30 s each; songs in name order and espeak-ng voices split by audiotest.TuningHalf):\n")
+	for h := range 2 {
+		var songs []string
+		var voices []string
+		for i, p := range paths {
+			if audiotest.TuningHalf(i) == (h == 0) {
+				songs = append(songs, p)
+			}
+		}
+		for i, v := range audiotest.Voices {
+			if audiotest.TuningHalf(i) == (h == 0) {
+				voices = append(voices, v)
+			}
+		}
+		var speech, music, babble []audio.PCM
+		for k := range 8 {
+			p, err := audiotest.Narration(ctx, voices[k%len(voices)], 30, uint64(10*h+k+1), audio.DefaultSampleRate)
+			if err != nil {
+				b.Fatal(err)
+			}
+			speech = append(speech, p)
+			m, err := decode.Decoder{}.DecodeWindow(ctx, songs[(k*5)%len(songs)], 15, 30)
+			if err != nil {
+				b.Fatal(err)
+			}
+			music = append(music, m)
+			bb, err := audiotest.SpeechBabble(ctx, voices, 6, 30, 0.1, uint64(100*h+k+1), audio.DefaultSampleRate)
+			if err != nil {
+				b.Fatal(err)
+			}
+			babble = append(babble, bb)
+		}
+		name := []string{"tuning", "held-out"}[h]
+		row := func(what string, f func(i int) audio.PCM) {
+			var sum float64
+			for i := range speech {
+				sum += shareOf(f(i))
+			}
+			fmt.Fprintf(report, "  %-8s %-30s %.2f\n", name, what, sum/float64(len(speech)))
+		}
+		row("speech alone (want ≤ 0.03)", func(i int) audio.PCM { return speech[i] })
+		row("6-talker babble (want ≤ 0.03)", func(i int) audio.PCM { return babble[i] })
+		for _, db := range []float64{0, -6, -8, -12, -14} {
+			row(fmt.Sprintf("speech + music at %+g dB", db), func(i int) audio.PCM { return mix(speech[i], music[i], db) })
+		}
+	}
+}
+
+func shareOf(p audio.PCM) float64 {
+	var s float64
+	for _, r := range musicdetect.Detect(p, musicdetect.Options{}) {
+		s += float64(r.EndMs-r.StartMs) / 1000
+	}
+	return s / p.Seconds()
 }
 
 // mix adds m to s with m's RMS db relative to s's.

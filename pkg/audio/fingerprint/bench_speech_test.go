@@ -1,0 +1,270 @@
+package fingerprint_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/audiotest"
+	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/audio/musicdetect"
+)
+
+// Music under narration (issue 16), part of BenchmarkAccuracy
+// (AUDIO_BENCH_ONLY=speech runs only this part):
+//
+//   - narrated: 40 s of continuous espeak-ng narration with 30 s of a
+//     catalog song under it from 5 s to 35 s, the music 8 or 14 dB below
+//     the voice, AAC; the song must be found at the right alignment and
+//     both its ends placed within ±1 s;
+//   - intro timelines: silence, song A, song B whose first 10 s are
+//     covered by narration that starts 2 s before B (over A's tail, music
+//     8 dB below the voice), a gap, song C; pink noise 10 dB under the
+//     music, AAC; every song boundary within ±1 s.
+//
+// Songs (in-index tracks in name order) and voices (audiotest.Voices) are
+// split by audiotest.TuningHalf; every figure is given for both halves.
+// AUDIO_BENCH_SPEECH sets the narrated videos per half and level (default
+// 12), and the intro timelines per half (the same number).
+
+// speechLevels are the music levels under the voice (dB).
+var speechLevels = []float64{-8, -14}
+
+// narratedCase is one narrated video: narration by voice over narrLen
+// seconds of the track from trackStart, levelDB under the voice.
+type narratedCase struct {
+	track, voice        int
+	trackStart, levelDB float64
+	seed                uint64
+}
+
+const (
+	narrLead = 5.0  // narration alone before the music
+	narrLen  = 30.0 // music under the narration
+	narrTail = 5.0  // narration alone after it
+)
+
+// halfSets splits the catalog songs (in-index, at least 60 s) and the voices
+// into the two halves.
+func halfSets(tracks []benchTrack) (songs, voices [2][]int) {
+	for i, t := range tracks {
+		if heldOut(i) || t.pcm.Seconds() < 60 {
+			continue
+		}
+		songs[halfOf(i)] = append(songs[halfOf(i)], i)
+	}
+	for i := range audiotest.Voices {
+		voices[halfOf(i)] = append(voices[halfOf(i)], i)
+	}
+	return songs, voices
+}
+
+func halfOf(i int) int {
+	if audiotest.TuningHalf(i) {
+		return 0
+	}
+	return 1
+}
+
+var halfNames = [2]string{"tuning", "held-out"}
+
+// overlay adds voice into music starting at (seconds), the voice scaled so
+// that the music's RMS over the overlap is levelDB relative to the voice's.
+func overlay(music, voice audio.PCM, at, levelDB float64) audio.PCM {
+	out := audiotest.Concat(music)
+	m := music.Window(at, voice.Seconds()).RMS()
+	g := m / math.Max(voice.RMS(), 1e-9) * math.Pow(10, -levelDB/20)
+	a := int(at * float64(music.Rate))
+	for i, v := range voice.Samples {
+		if a+i < len(out.Samples) {
+			out.Samples[a+i] += float32(g) * v
+		}
+	}
+	return out
+}
+
+// relevel scales p to a 0.99 peak when it clips, as a produced video is.
+func relevel(p audio.PCM) audio.PCM {
+	peak := float32(0)
+	for _, v := range p.Samples {
+		peak = max(peak, v, -v)
+	}
+	if peak > 0.99 {
+		audiotest.Scale(p, 0.99/float64(peak))
+	}
+	return p
+}
+
+func narration(tb testing.TB, voice int, seconds float64, seed uint64) audio.PCM {
+	p, err := audiotest.Narration(context.Background(), audiotest.Voices[voice], seconds, seed, audio.DefaultSampleRate)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// renderNarrated makes the narrated video of c: music (silence around it)
+// with the narration over the whole, AAC.
+func renderNarrated(tb testing.TB, tracks []benchTrack, c narratedCase) audio.PCM {
+	rate := audio.DefaultSampleRate
+	name := fmt.Sprintf("narrated-%s-%.1f-%s-%g-%d", tracks[c.track].name, c.trackStart, audiotest.Voices[c.voice], c.levelDB, c.seed)
+	music := audiotest.Concat(audiotest.Silence(rate, narrLead), tracks[c.track].pcm.Window(c.trackStart, narrLen), audiotest.Silence(rate, narrTail))
+	voice := narration(tb, c.voice, narrLead+narrLen+narrTail, c.seed)
+	// The level is set against the music where it plays.
+	g := music.Window(narrLead, narrLen).RMS() / math.Max(voice.Window(narrLead, narrLen).RMS(), 1e-9) * math.Pow(10, -c.levelDB/20)
+	for i, v := range voice.Samples {
+		if i < len(music.Samples) {
+			music.Samples[i] += float32(g) * v
+		}
+	}
+	return aacRoundTripAt(tb, relevel(music), name, rate)
+}
+
+type speechTally struct {
+	videos, found, bounds, boundsTotal, spurious int
+	detected, speechMusic                        float64 // seconds called music inside / outside the song
+	songSeconds, speechSeconds                   float64
+	spent                                        time.Duration
+	seconds                                      float64
+}
+
+func (s *speechTally) add(tracks []benchTrack, segs []segment, st []fingerprint.Stretch) {
+	bs, sp := scoreTimeline(tracks, segs, st)
+	s.spurious += len(sp)
+	for _, b := range bs {
+		s.videos++
+		s.boundsTotal += 2
+		if !b.found {
+			continue
+		}
+		s.found++
+		for _, e := range b.err {
+			if math.Abs(e) <= 1 {
+				s.bounds++
+			}
+		}
+	}
+}
+
+func (s *speechTally) line(name string) string {
+	return fmt.Sprintf("  %-28s recall %5.3f (%d/%d)  bounds ±1 s %5.1f %%  spurious %d  music detected under voice %4.2f, over voice alone %4.2f  %.0fx real time\n",
+		name, float64(s.found)/float64(max(s.videos, 1)), s.found, s.videos, 100*float64(s.bounds)/float64(max(s.boundsTotal, 1)),
+		s.spurious, s.detected/math.Max(s.songSeconds, 1e-9), s.speechMusic/math.Max(s.speechSeconds, 1e-9), s.seconds/math.Max(s.spent.Seconds(), 1e-9))
+}
+
+// musicShare adds to in and out the seconds of music ranges inside and
+// outside [a, b).
+func musicShare(rs []audio.Range, a, b float64) (in, out float64) {
+	for _, r := range rs {
+		s, e := float64(r.StartMs)/1000, float64(r.EndMs)/1000
+		ov := max(0, min(e, b)-max(s, a))
+		in += ov
+		out += e - s - ov
+	}
+	return in, out
+}
+
+func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, report *strings.Builder) {
+	audiotest.RequireEspeak(tb)
+	n := envInt("AUDIO_BENCH_SPEECH", 12)
+	songs, voices := halfSets(tracks)
+	qfp := fingerprint.New(fingerprint.QueryOptions)
+	fmt.Fprintf(report, "music under narration (espeak-ng; songs %d/%d, voices %d/%d per half), %d videos per half and level:\n",
+		len(songs[0]), len(songs[1]), len(voices[0]), len(voices[1]), n)
+	for _, level := range speechLevels {
+		for h := range 2 {
+			r := rand.New(rand.NewPCG(uint64(h+1), uint64(-level)))
+			var cases []narratedCase
+			for k := range n {
+				ti := songs[h][r.IntN(len(songs[h]))]
+				start := 10 + math.Round(r.Float64()*(tracks[ti].pcm.Seconds()-narrLen-20)*10)/10
+				cases = append(cases, narratedCase{track: ti, voice: voices[h][k%len(voices[h])], trackStart: start, levelDB: level, seed: uint64(1000*h + k + 1)})
+			}
+			pcms := make([]audio.PCM, len(cases))
+			parallel(len(cases), func(i int) { pcms[i] = renderNarrated(tb, tracks, cases[i]) })
+			var t speechTally
+			for i, c := range cases {
+				t0 := time.Now()
+				music := musicdetect.Detect(pcms[i], musicdetect.Options{})
+				st := ix.Timeline(qfp.Fingerprint(pcms[i]), fingerprint.TimelineOptions{Music: music})
+				t.spent += time.Since(t0)
+				t.seconds += pcms[i].Seconds()
+				seg := segment{track: c.track, trackStart: c.trackStart, start: narrLead, end: narrLead + narrLen, inIndex: true}
+				t.add(tracks, []segment{seg}, st)
+				in, out := musicShare(music, narrLead, narrLead+narrLen)
+				t.detected += in
+				t.speechMusic += out
+				t.songSeconds += narrLen
+				t.speechSeconds += narrLead + narrTail
+				if verboseBench() {
+					fmt.Fprintf(report, "    %s %s %+g dB: %v (music %v)\n", tracks[c.track].name, audiotest.Voices[c.voice], level, st, music)
+				}
+			}
+			report.WriteString(t.line(fmt.Sprintf("music %+g dB, %s", level, halfNames[h])))
+		}
+	}
+	for h := range 2 {
+		var t speechTally
+		for v := range n {
+			pcm, segs := introVideo(tb, tracks, songs[h], voices[h], uint64(100*h+v+1))
+			t0 := time.Now()
+			music := musicdetect.Detect(pcm, musicdetect.Options{})
+			st := ix.Timeline(qfp.Fingerprint(pcm), fingerprint.TimelineOptions{Music: music})
+			t.spent += time.Since(t0)
+			t.seconds += pcm.Seconds()
+			t.add(tracks, segs, st)
+			if verboseBench() {
+				fmt.Fprintf(report, "    intro video %d: %v\n      truth %+v\n", v, st, segs)
+			}
+		}
+		report.WriteString(t.line(fmt.Sprintf("intro timelines, %s", halfNames[h])))
+	}
+}
+
+// introVideo lays out silence, song A, song B with narration over its
+// first 10 s (from 2 s before it, music 8 dB below the voice), a 2-s gap,
+// song C; pink noise 10 dB under the whole, AAC.
+func introVideo(tb testing.TB, tracks []benchTrack, songs, voices []int, seed uint64) (audio.PCM, []segment) {
+	r := rand.New(rand.NewPCG(seed, 0x1e70))
+	perm := r.Perm(len(songs))
+	a, b, c := songs[perm[0]], songs[perm[1]], songs[perm[2]]
+	voice := voices[r.IntN(len(voices))]
+	rate := audio.DefaultSampleRate
+	var parts []audio.PCM
+	var segs []segment
+	at := 0.0
+	add := func(track int, length float64) {
+		s := segment{track: track, start: at, inIndex: track >= 0}
+		if track < 0 {
+			parts = append(parts, audiotest.Silence(rate, length))
+		} else {
+			s.trackStart = 10 + math.Round(r.Float64()*(tracks[track].pcm.Seconds()-length-20)*10)/10
+			parts = append(parts, tracks[track].pcm.Window(s.trackStart, length))
+		}
+		at += parts[len(parts)-1].Seconds()
+		s.end = at
+		s.audibleStart, s.audibleEnd = s.start, s.end
+		segs = append(segs, s)
+	}
+	add(-1, 1+2*r.Float64())
+	add(a, 20+20*r.Float64())
+	bStart := at
+	add(b, 25+15*r.Float64())
+	add(-1, 2)
+	add(c, 20)
+	video := audiotest.Concat(parts...)
+	noise := audiotest.PinkNoise(rate, video.Seconds()+1, 0.1, seed)
+	video = audiotest.MixSNR(video, noise, 10)
+	voiceAt := bStart - 2
+	video = overlay(video, narration(tb, voice, 12, seed), voiceAt, -8)
+	name := fmt.Sprintf("intro-%s-%s-%s-%s-%d", tracks[a].name, tracks[b].name, tracks[c].name, audiotest.Voices[voice], seed)
+	return aacRoundTripAt(tb, relevel(video), name, rate), segs
+}
+
+func verboseBench() bool { return os.Getenv("AUDIO_BENCH_VERBOSE") == "1" }
