@@ -13,9 +13,9 @@ func TestRecognitionSpeedAndPitch(t *testing.T) {
 	cases := []struct {
 		name, filter string
 		speed, semis float64 // 0 speed: the field is absent
-		// shiftMayBeUnseen: the identity search (60 query peaks a second
-		// since the music-under-narration work) names this pitch-shifted
-		// clip as a plain match, and the warp search only looks at time
+		// shiftMayBeUnseen: the identity timeline (since the
+		// music-under-narration work) names this pitch-shifted clip as a
+		// plain match, and the warp search only looks at time
 		// the identity search left unexplained, so the shift may go
 		// unreported; when it is reported it must be right. A known gap
 		// of issue 16 (README, Recognition: speed and pitch).
