@@ -14,6 +14,7 @@ var Recognition []byte
 //
 //go:embed zip.asl.json
 var ZIP []byte
+
 // Render is the soundtrack render (interface.md §3.2; DESIGN.md §5).
 //
 //go:embed render.asl.json
