@@ -29,12 +29,7 @@ import (
 // Setup (catalog ingest, the outside service, the video) is not timed.
 // Target (issue 6): ≤ 10 s, boundaries within ±1 s. Run: make bench.
 func BenchmarkRecognitionEndToEnd(b *testing.B) {
-	if _, err := os.Stat(wesnothMusic); err != nil {
-		if os.Getenv("CI") == "true" {
-			b.Fatalf("wesnoth music missing: %v", err)
-		}
-		b.Skip("needs the wesnoth-1.16-music package")
-	}
+	requireWesnoth(b)
 	dir := b.TempDir()
 	outsideURL := startOutsideService(b, dir)
 	b.Setenv("ACRCLOUD_HOST", outsideURL)

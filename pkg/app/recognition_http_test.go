@@ -241,12 +241,7 @@ func TestRecognitionEndToEnd(t *testing.T) {
 // jobs in order.
 func recognizeWesnothClips(t *testing.T, filters ...string) []map[string]any {
 	t.Helper()
-	if _, err := os.Stat(wesnothMusic); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("wesnoth music missing: %v", err)
-		}
-		t.Skip("needs the wesnoth-1.16-music package")
-	}
+	requireWesnoth(t)
 	d, creds := newTestDeps(t)
 	dir := t.TempDir()
 	tracks := []string{"battle.ogg", "knolls.ogg", "traveling_minstrels.ogg"}
@@ -291,4 +286,17 @@ func recognizeWesnothClips(t *testing.T, filters ...string) []map[string]any {
 		jobs = append(jobs, job)
 	}
 	return jobs
+}
+
+// requireWesnoth skips a test that decodes real music where the
+// wesnoth-1.16-music package is missing, and fails it under CI, which
+// installs the package.
+func requireWesnoth(tb testing.TB) {
+	tb.Helper()
+	if _, err := os.Stat(wesnothMusic); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("wesnoth music missing: %v", err)
+		}
+		tb.Skip("needs the wesnoth-1.16-music package")
+	}
 }

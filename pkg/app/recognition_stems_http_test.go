@@ -27,12 +27,7 @@ import (
 // parent track: its id, bounds within a second, cleared by the track's
 // access tier for each plan.
 func TestRecognitionStemNamesParentTrack(t *testing.T) {
-	if _, err := os.Stat(wesnothMusic); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("wesnoth music missing: %v", err)
-		}
-		t.Skip("needs the wesnoth-1.16-music package")
-	}
+	requireWesnoth(t)
 	ctx := context.Background()
 	d, creds := newTestDeps(t)
 	dir := t.TempDir()

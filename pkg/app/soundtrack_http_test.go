@@ -293,12 +293,7 @@ func TestSoundtrackUploadAndRetrieve(t *testing.T) {
 // tests) and returns their ids by file, or skips without the package.
 func stCatalog(t *testing.T, d *Deps, dir string, files []string) map[string]string {
 	t.Helper()
-	if _, err := os.Stat(wesnothMusic); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("wesnoth music missing: %v", err)
-		}
-		t.Skip("needs the wesnoth-1.16-music package")
-	}
+	requireWesnoth(t)
 	var manifest strings.Builder
 	for i, f := range files {
 		excerpt := filepath.Join(dir, strings.TrimSuffix(f, ".ogg")+".wav")

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -207,7 +208,7 @@ func TestMixWithoutVideoAudioAndReencode(t *testing.T) {
 	junk := filepath.Join(dir, "junk.mp4")
 	os.WriteFile(junk, []byte("#EXTM3U\n#EXT-X-ENDLIST\n"), 0o644)
 	_, err = Mixer{}.Mix(context.Background(), MixInput{VideoPath: junk, TrackPath: track, OutPath: out, Params: Params{TrackVolume: 1}})
-	if be := (*BuildError)(nil); !asBuildError(err, &be) || be.Code != CodeCorrupt {
+	if be := (*BuildError)(nil); !errors.As(err, &be) || be.Code != CodeCorrupt {
 		t.Errorf("junk input: %v", err)
 	}
 }
@@ -219,12 +220,6 @@ func childCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func asBuildError(err error, target **BuildError) bool {
-	be, ok := err.(*BuildError)
-	*target = be
-	return ok
 }
 
 // BenchmarkRender60s720p: a 60-s 1280×720 H.264 video with sound, mixed

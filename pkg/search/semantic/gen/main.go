@@ -214,7 +214,9 @@ func lemma(w string) string {
 	return strings.ToLower(strings.ReplaceAll(w, "_", " "))
 }
 
-func readData(db *wordnet, path string) error {
+// eachRecord calls fn with every line of a WordNet database file, past
+// the licence header (lines starting with two spaces).
+func eachRecord(path string, fn func(line string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -223,14 +225,21 @@ func readData(db *wordnet, path string) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		s := sc.Text()
-		if strings.HasPrefix(s, "  ") {
-			continue // license header
+		if s := sc.Text(); !strings.HasPrefix(s, "  ") {
+			if err := fn(s); err != nil {
+				return err
+			}
 		}
+	}
+	return sc.Err()
+}
+
+func readData(db *wordnet, path string) error {
+	return eachRecord(path, func(s string) error {
 		data, gloss, _ := strings.Cut(s, " | ")
 		fs := strings.Fields(data)
 		if len(fs) < 5 {
-			continue
+			return nil
 		}
 		key := posLetter[fs[2]] + fs[0]
 		n, err := strconv.ParseInt(fs[3], 16, 32)
@@ -253,40 +262,29 @@ func readData(db *wordnet, path string) error {
 			i += 4
 		}
 		db.synsets[key] = ss
-	}
-	return sc.Err()
+		return nil
+	})
 }
 
 func readIndex(db *wordnet, path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		s := sc.Text()
-		if strings.HasPrefix(s, "  ") {
-			continue
-		}
+	return eachRecord(path, func(s string) error {
 		fs := strings.Fields(s)
 		if len(fs) < 6 {
-			continue
+			return nil
 		}
 		pos := posLetter[fs[1]]
 		nsyn, _ := strconv.Atoi(fs[2])
 		np, _ := strconv.Atoi(fs[3])
 		offs := fs[4+np+2:]
 		if len(offs) != nsyn {
-			continue
+			return nil
 		}
 		w := lemma(fs[0])
 		for _, o := range offs {
 			db.senses[w] = append(db.senses[w], pos+o)
 		}
-	}
-	return sc.Err()
+		return nil
+	})
 }
 
 // Relation weights of the spreading (how much a related synset's meaning
