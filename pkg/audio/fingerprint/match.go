@@ -1,12 +1,10 @@
 package fingerprint
 
 import (
+	"math/bits"
 	"slices"
 	"sync"
 )
-
-// offsetBias keeps (global frame − query frame) positive in 32 bits.
-const offsetBias = 1 << 31
 
 // Candidate is a track a query may come from.
 type Candidate struct {
@@ -69,6 +67,12 @@ func (o MatchOptions) withDefaults() MatchOptions {
 type matcher struct {
 	votes, tmp []uint64
 	qs         []uint32
+	// bins counts votes per bin of offsets (saturating), the first pass
+	// of vote.
+	bins []uint8
+	// offs and ends are the first pass's notes: the offsets (plus qFrames)
+	// of query hash i's votes end at ends[i].
+	offs, ends []uint32
 }
 
 var matchers = sync.Pool{New: func() any { return new(matcher) }}
@@ -86,15 +90,17 @@ func (ix *Index) Match(query []Hash, opts MatchOptions) []Candidate {
 	o := opts.withDefaults()
 	m := matchers.Get().(*matcher)
 	defer matchers.Put(m)
-	m.vote(ix, query)
-	radixSort(m.votes, m.growTmp(), 32, 64)
-	// A runner-up below MinScore/MinRatio cannot veto a candidate that
-	// reaches MinScore, so weaker windows need not be looked at.
-	wins := m.windows(o.Tolerance, max(1, int(float64(o.MinScore)/o.MinRatio)))
 	qFrames := int64(0)
 	for _, h := range query {
 		qFrames = max(qFrames, int64(h.Time)+1)
 	}
+	// A runner-up below MinScore/MinRatio cannot veto a candidate that
+	// reaches MinScore, nor can a window below MinScore be reported, so
+	// weaker windows need not be looked at.
+	minRaw := max(1, int(float64(o.MinScore)/max(1, o.MinRatio)))
+	m.vote(ix, query, qFrames, minRaw)
+	radixSort(m.votes, m.growTmp(), 32, 32+uint(bits.Len64(uint64(int64(ix.end)+qFrames))))
+	wins := m.windows(o.Tolerance, minRaw, qFrames)
 	return ix.rank(m, query, wins, o, qFrames)
 }
 
@@ -105,19 +111,78 @@ func (m *matcher) growTmp() []uint64 {
 	return m.tmp[:len(m.votes)]
 }
 
-func (m *matcher) vote(ix *Index, query []Hash) {
-	m.votes = m.votes[:0]
-	for i, h := range query {
-		for _, g := range ix.postings(h.Key) {
-			off := uint64(int64(g) - int64(h.Time) + offsetBias)
-			m.votes = append(m.votes, off<<32|uint64(i))
-		}
+// Votes are counted per bin of offsets before they are kept: a window
+// (2·Tolerance+1 frames, less than a bin) lies in one bin or two adjacent
+// ones, so a vote in a bin that with neither neighbour holds minRaw votes
+// belongs to no window worth looking at, and dropping it changes nothing
+// Match returns. Against 100 hours a 10-s query casts about a million
+// votes; the bins keep about 15 % of them, which the sort and the window
+// scan then handle in a fraction of the time (a single sort of all votes
+// took two thirds of a query). Music repeats itself at short lags, so
+// wide bins gather dozens of chance votes and keep most: 8 frames kept
+// 15 %, 16 frames 37 %, 64 frames 91 %, and 8 was the fastest. The counts
+// take one byte per bin, 4.4 MiB per matcher for 100 hours; larger indexes
+// widen the bins to stay within maxBins.
+const (
+	binShift = 3
+	maxBins  = 1 << 23
+)
+
+// vote collects, for every posting of every query hash, its offset plus
+// qFrames (so that it is not negative) and the query hash's index, keeping
+// only the votes in bins that could hold a window of minRaw votes. The
+// first pass reads the postings once, counting and noting each offset; the
+// second filters the notes in order.
+func (m *matcher) vote(ix *Index, query []Hash, qFrames int64, minRaw int) {
+	span := int64(ix.end) + qFrames
+	shift := uint(binShift)
+	for span>>shift >= maxBins {
+		shift++
 	}
+	n := int(span>>shift) + 2
+	if cap(m.bins) < n {
+		m.bins = make([]uint8, n)
+	}
+	bins := m.bins[:n]
+	offs, ends := m.offs[:0], m.ends[:0]
+	for _, h := range query {
+		base := uint32(qFrames - int64(h.Time))
+		for _, g := range ix.postings(h.Key) {
+			o := g + base
+			offs = append(offs, o)
+			if c := bins[o>>shift]; c != 255 {
+				bins[o>>shift] = c + 1
+			}
+		}
+		ends = append(ends, uint32(len(offs)))
+	}
+	need := uint(min(minRaw, 255))
+	m.votes = m.votes[:0]
+	from := uint32(0)
+	for i, to := range ends {
+		for _, o := range offs[from:to] {
+			b := o >> shift
+			c := uint(bins[b])
+			if b > 0 && c+uint(bins[b-1]) >= need || c+uint(bins[b+1]) >= need {
+				m.votes = append(m.votes, uint64(o)<<32|uint64(i))
+			}
+		}
+		from = to
+	}
+	if len(offs) < n/8 {
+		for _, o := range offs {
+			bins[o>>shift] = 0
+		}
+	} else {
+		clear(bins)
+	}
+	m.offs, m.ends = offs, ends
 }
 
 // windows finds, for every distinct offset, the votes within ±tol of it and
 // keeps the windows holding at least minRaw votes that are local maxima.
-func (m *matcher) windows(tol, minRaw int) []window {
+// The votes' offsets are biased by bias.
+func (m *matcher) windows(tol, minRaw int, bias int64) []window {
 	v := m.votes
 	var out []window
 	lo, hi := 0, 0
@@ -134,7 +199,7 @@ func (m *matcher) windows(tol, minRaw int) []window {
 			hi++
 		}
 		if hi-lo >= minRaw {
-			w := window{lo: lo, hi: hi, raw: hi - lo, offset: int64(off) - offsetBias}
+			w := window{lo: lo, hi: hi, raw: hi - lo, offset: int64(off) - bias}
 			// Overlapping windows of one cluster: keep the fullest.
 			if n := len(out); n > 0 && out[n-1].hi > lo {
 				if w.raw > out[n-1].raw {
