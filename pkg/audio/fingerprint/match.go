@@ -87,6 +87,12 @@ type window struct {
 // Match returns the tracks the query hashes (QueryOptions) most likely come
 // from, best first. It is safe for concurrent use.
 func (ix *Index) Match(query []Hash, opts MatchOptions) []Candidate {
+	return ix.match(query, opts, Track{Frames: ix.end})
+}
+
+// match is Match over the postings in the global frames of within (a
+// track, or the whole index).
+func (ix *Index) match(query []Hash, opts MatchOptions, within Track) []Candidate {
 	o := opts.withDefaults()
 	m := matchers.Get().(*matcher)
 	defer matchers.Put(m)
@@ -98,7 +104,7 @@ func (ix *Index) Match(query []Hash, opts MatchOptions) []Candidate {
 	// reaches MinScore, nor can a window below MinScore be reported, so
 	// weaker windows need not be looked at.
 	minRaw := max(1, int(float64(o.MinScore)/max(1, o.MinRatio)))
-	m.vote(ix, query, qFrames, minRaw)
+	m.vote(ix, query, qFrames, minRaw, within.Start, within.Start+within.Frames)
 	radixSort(m.votes, m.growTmp(), 32, 32+uint(bits.Len64(uint64(int64(ix.end)+qFrames))))
 	wins := m.windows(o.Tolerance, minRaw, qFrames)
 	return ix.rank(m, query, wins, o, qFrames)
@@ -128,12 +134,13 @@ const (
 	maxBins  = 1 << 23
 )
 
-// vote collects, for every posting of every query hash, its offset plus
-// qFrames (so that it is not negative) and the query hash's index, keeping
-// only the votes in bins that could hold a window of minRaw votes. The
-// first pass reads the postings once, counting and noting each offset; the
-// second filters the notes in order.
-func (m *matcher) vote(ix *Index, query []Hash, qFrames int64, minRaw int) {
+// vote collects, for every posting in [lo, hi) of every query hash, its
+// offset plus qFrames (so that it is not negative) and the query hash's
+// index, keeping only the votes in bins that could hold a window of minRaw
+// votes. The first pass reads the postings once, counting and noting each
+// offset; the second filters the notes in order.
+func (m *matcher) vote(ix *Index, query []Hash, qFrames int64, minRaw int, lo, hi uint32) {
+	whole := lo == 0 && hi >= ix.end
 	span := int64(ix.end) + qFrames
 	shift := uint(binShift)
 	for span>>shift >= maxBins {
@@ -147,7 +154,13 @@ func (m *matcher) vote(ix *Index, query []Hash, qFrames int64, minRaw int) {
 	offs, ends := m.offs[:0], m.ends[:0]
 	for _, h := range query {
 		base := uint32(qFrames - int64(h.Time))
-		for _, g := range ix.postings(h.Key) {
+		ps := ix.postings(h.Key)
+		if !whole {
+			a, _ := slices.BinarySearch(ps, lo)
+			b, _ := slices.BinarySearch(ps[a:], hi)
+			ps = ps[a : a+b]
+		}
+		for _, g := range ps {
 			o := g + base
 			offs = append(offs, o)
 			if c := bins[o>>shift]; c != 255 {
@@ -251,9 +264,12 @@ func (ix *Index) rank(m *matcher, query []Hash, wins []window, o MatchOptions, q
 	best := map[string]int{}
 	var all []Candidate
 	for _, w := range wins {
-		// Raw counts bound scores from above: once the raw count cannot beat
-		// the runner-up among enough tracks, stop.
-		if len(all) > o.MaxCandidates && w.raw < all[len(all)-1].Score {
+		// Raw counts bound scores from above: once the raw count cannot
+		// reach the MaxCandidates+1 best tracks so far (the last of which is
+		// only needed as the best's runner-up), no later window changes the
+		// answer, and with thousands of tracks seen (relaxed thresholds
+		// against a large index) looking at the rest would cost seconds.
+		if len(all) > o.MaxCandidates && w.raw < all[o.MaxCandidates].Score {
 			break
 		}
 		t, ok := ix.track(w.offset + qFrames/2)
