@@ -66,7 +66,9 @@ func plays(inst ...string) rule {
 		return false
 	}
 }
-func both(a, b rule) rule { return func(t *catalog.Track, tr Truth) bool { return a(t, tr) && b(t, tr) } }
+func both(a, b rule) rule {
+	return func(t *catalog.Track, tr Truth) bool { return a(t, tr) && b(t, tr) }
+}
 
 func main2(r rule) aspect { return aspect{2, r} }
 func also(r rule) aspect  { return aspect{1, r} }
