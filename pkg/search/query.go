@@ -294,7 +294,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		sem = ix.scratch(len(ix.tracks))
 		defer ix.release(sem)
 		ix.sem.scores(ix, sq, sem)
-		if sq.gap && len(q.Groups) > 0 {
+		if len(q.Groups) > 0 {
 			// Words the catalog's text lacks: tracks close enough in
 			// meaning are candidates too, not only the literal matches.
 			for i, v := range sem {

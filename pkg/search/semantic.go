@@ -95,6 +95,7 @@ type semIndex struct {
 	vocVec   [len(vocalsOrder) + 1][]float32
 	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
 	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
+	voice    []bool  // the embedder's voice dimensions (voiceMask)
 
 	mu     sync.RWMutex
 	cache  map[string]*semQuery
@@ -270,7 +271,7 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 		}
 	}
 	si := &semIndex{emb: e, dim: e.Dim(), n: n, cols: cols, cache: map[string]*semQuery{},
-		band: make([]uint8, n), vocals: make([]uint8, n)}
+		band: make([]uint8, n), vocals: make([]uint8, n), voice: voiceMask(e)}
 	si.facetVec = make([][]float32, len(codes)+1)
 	for c, v := range codes {
 		si.facetVec[c] = embedFacet(ctx, e, v)
@@ -331,7 +332,8 @@ func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]
 			w float32
 		}
 		var all []dw
-		for d, x := range v {
+		for d, x := range contentOf(v, si.voice) { // the voice is the vocals facet's
+
 			if x >= sparseMin {
 				all = append(all, dw{int32(d), x})
 			}
@@ -398,7 +400,7 @@ const (
 	wFacetGenre  = 0.35
 	wFacetMood   = 0.35
 	wFacetTempo  = 0.15
-	wFacetVocals = 0.15
+	wFacetVocals = 2.0
 	// wMood2 discounts the secondary mood against the main one.
 	wMood2 = 0.8
 	// wTrackVec is the share of the track-vector cosine in the semantic
