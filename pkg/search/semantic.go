@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -154,88 +153,6 @@ func vocalsIndex(v string) uint8 {
 		return 4
 	}
 	return 0
-}
-
-// trackVectors computes the tracks' vectors from their own text, on all
-// cores; the vectors of the values many tracks share (genres, moods,
-// vocals, tempo bands) are computed once.
-func trackVectors(ctx context.Context, e TextEmbedder, tracks []*catalog.Track) ([]int8, error) {
-	dim, n := e.Dim(), len(tracks)
-	cols := make([]int8, dim*n)
-	var shared sync.Map // facet text → []float32 (nil when unknown)
-	facet := func(s string) []float32 {
-		if s == "" {
-			return nil
-		}
-		if v, ok := shared.Load(s); ok {
-			return v.([]float32)
-		}
-		v := embedFacet(ctx, e, s)
-		shared.Store(s, v)
-		return v
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), n/256))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			acc := make([]float32, dim)
-			for i := w; i < n; i += workers {
-				t := tracks[i]
-				clear(acc)
-				add := func(v []float32, wt float32) {
-					for d, x := range v {
-						acc[d] += wt * x
-					}
-				}
-				text := func(s string, wt float32) error {
-					if strings.TrimSpace(s) == "" {
-						return nil
-					}
-					v, err := e.Embed(ctx, s)
-					if err != nil {
-						return err
-					}
-					if len(v) == dim {
-						add(v, wt)
-					}
-					return nil
-				}
-				add(facet(t.Genre), wVecGenre)
-				add(facet(t.Subgenre), wVecSubgenre)
-				add(facet(t.Mood), wVecMood)
-				add(facet(t.SecondaryMood), wVecMood2)
-				add(facet(vocalsText[t.Vocals]), wVecVocals)
-				if t.Tempo != nil {
-					add(facet(tempoBands[bandOf(*t.Tempo)]), wVecTempo)
-				}
-				stems := make([]string, len(t.Stems))
-				for k, s := range t.Stems {
-					stems[k] = s.Name
-				}
-				for _, f := range []struct {
-					s  string
-					wt float32
-				}{{strings.Join(t.Tags, ", "), wVecTags}, {t.Description, wVecDescription},
-					{t.DisplayName(), wVecTitle}, {strings.Join(stems, ", "), wVecStems}} {
-					if err := text(f.s, f.wt); err != nil {
-						errs[w] = fmt.Errorf("search: embed track %s: %w", t.ID, err)
-						return
-					}
-				}
-				quantize(acc, cols, i, n)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return cols, nil
 }
 
 // quantize writes the unit vector of acc as track i's column entries.

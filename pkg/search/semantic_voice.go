@@ -1,7 +1,5 @@
 package search
 
-import "math"
-
 // voiceAnchors are the embedder dimensions that say who sings (or that
 // nobody does). A request's voice is matched against the track's vocals
 // value (the zero-shot vocals facet, semIndex.scores), not against its
@@ -41,20 +39,16 @@ func contentOf(v []float32, mask []bool) []float32 {
 		return v
 	}
 	out := make([]float32, len(v))
-	var s float64
+	left := false
 	for d, x := range v {
 		if d < len(mask) && mask[d] {
 			continue
 		}
 		out[d] = x
-		s += float64(x) * float64(x)
+		left = left || x != 0
 	}
-	if s == 0 {
+	if !left {
 		return v
 	}
-	inv := float32(1 / math.Sqrt(s))
-	for d := range out {
-		out[d] *= inv
-	}
-	return out
+	return unitOf(out)
 }
