@@ -36,8 +36,7 @@ type facetEmbedder interface {
 
 // wordKnower is what an embedder may add: whether it knows a word. A
 // known word is no typo (it is not spell-corrected into some catalog
-// word), and a known word the catalog's text lacks is what the semantic
-// side retrieves for (semanticGap).
+// word).
 type wordKnower interface {
 	Known(word string) bool
 }
@@ -209,14 +208,13 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 	return si, nil
 }
 
-// semQuery is an embedded request: its vector, the non-zero dimensions
-// (the sparse form the scan reads), and whether it names something the
-// catalog's words lack (gap: then tracks may be found by meaning alone).
+// semQuery is an embedded request: its vector and the non-zero
+// dimensions of its content (the sparse form the scan reads; the voice
+// is left to the vocals facet).
 type semQuery struct {
 	vec  []float32
 	dims []int32
 	wts  []float32
-	gap  bool
 }
 
 // maxQueryDims bounds the dimensions a query scans; sparseMin drops the
@@ -227,7 +225,7 @@ const (
 )
 
 // query embeds a request's words (cached by the normalized text).
-func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]bool) (*semQuery, error) {
+func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error) {
 	key := strings.Join(words, " ")
 	if key == "" {
 		return nil, nil
@@ -243,14 +241,13 @@ func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]
 		return nil, err
 	}
 	if len(v) == si.dim {
-		q = &semQuery{vec: v, gap: semanticGap(si.emb, words, vocab)}
+		q = &semQuery{vec: v}
 		type dw struct {
 			d int32
 			w float32
 		}
 		var all []dw
 		for d, x := range contentOf(v, si.voice) { // the voice is the vocals facet's
-
 			if x >= sparseMin {
 				all = append(all, dw{int32(d), x})
 			}
@@ -271,36 +268,6 @@ func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]
 	si.cache[key] = q
 	si.mu.Unlock()
 	return q, nil
-}
-
-// semanticGap reports whether the request has a word the embedder knows
-// and no track's text holds: words the catalog has are retrieved by BM25,
-// and the semantic side only re-ranks them; a word it lacks ("bedtime"
-// over tracks tagged sleep) is what meaning alone must find tracks for.
-// An embedder that cannot tell which words it knows counts every word the
-// catalog lacks.
-func semanticGap(e TextEmbedder, words []string, vocab map[string]bool) bool {
-	k, canTell := e.(wordKnower)
-	for _, w := range words {
-		if semantic.IsStopword(w) || stopwords[w] || inVocab(w, vocab) {
-			continue
-		}
-		if !canTell || k.Known(w) {
-			return true
-		}
-	}
-	return false
-}
-
-// inVocab reports whether the catalog's text holds w (every part of a
-// hyphenated word: the text index splits "lo-fi" into lo and fi).
-func inVocab(w string, vocab map[string]bool) bool {
-	for _, p := range words(w) {
-		if !vocab[p] {
-			return false
-		}
-	}
-	return true
 }
 
 func sortDesc[T any](xs []T, key func(T) float32) {
