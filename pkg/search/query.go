@@ -308,6 +308,11 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 				}
 			}
 		}
+		if len(q.Exclude) > 0 { // after the candidates: a penalty, not a filter
+			if err := ix.negate(ctx, q.Exclude, sem); err != nil {
+				return Result{}, errs.Wrap(op, err)
+			}
+		}
 	}
 	var best float64
 	for _, d := range matched {
