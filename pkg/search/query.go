@@ -302,11 +302,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		if len(q.Groups) > 0 {
 			// Tracks close enough in meaning are candidates too, not
 			// only the literal matches (semMinCandidate).
-			for i, v := range sem {
-				if v >= semMinCandidate && scores[i] == 0 {
-					matched = append(matched, int32(i))
-				}
-			}
+			matched = addSemCandidates(sem, scores, matched)
 		}
 		if len(q.Exclude) > 0 { // after the candidates: a penalty, not a filter
 			if err := ix.negate(ctx, q.Exclude, sem); err != nil {
