@@ -25,22 +25,22 @@ const semSample = 2048
 // addSemCandidates appends to matched the tracks no word matched
 // (scores 0) whose semantic score is at least semMinCandidate and among
 // the about maxSemCandidates highest such, and returns matched. The
-// histogram counts a sample of the tracks (bin 0: below
-// semMinCandidate), matched or not, without a branch; the threshold is
-// where maxSemCandidates more than the matched tracks are estimated
-// above it, so that at least about maxSemCandidates unmatched ones are.
+// histogram counts a sample of the unmatched tracks (bin 0: below
+// semMinCandidate); the threshold is where about maxSemCandidates of
+// them are estimated above it.
 func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
 	const scale = semBins / (semMaxScore - semMinCandidate)
 	var hist [semBins + 1]int32
 	step := max(1, len(sem)/semSample)
 	for i := 0; i < len(sem); i += step {
-		hist[min(semBins, max(0, int((sem[i]-semMinCandidate)*scale)+1))] += int32(step)
+		if scores[i] == 0 {
+			hist[min(semBins, max(0, int((sem[i]-semMinCandidate)*scale)+1))] += int32(step)
+		}
 	}
 	floor := float32(semMinCandidate)
-	want := int32(maxSemCandidates + len(matched))
 	c := int32(0)
 	for b := semBins; b >= 1; b-- {
-		if c += hist[b]; c >= want {
+		if c += hist[b]; c >= maxSemCandidates {
 			floor = semMinCandidate + float32(b-1)/scale
 			break
 		}
