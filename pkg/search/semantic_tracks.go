@@ -22,6 +22,15 @@ import (
 // Search): 0.75.
 const wFacetCentroid = 0.75
 
+// trackVectorsRecipe names how trackVectors combines a track's text and
+// facets; vectors stored with a snapshot under another recipe (or
+// embedder) are computed again. v2: genres and subgenres with their
+// tracks' centroid.
+const trackVectorsRecipe = "tv2"
+
+// vectorsID identifies track vectors computed by emb with this recipe.
+func vectorsID(emb TextEmbedder) string { return emb.ID() + "+" + trackVectorsRecipe }
+
 // trackVectors computes the tracks' vectors from their own text, on all
 // cores: first each track's words (tags, description, title, stems),
 // then the vectors of the values many tracks share (genres, subgenres,
