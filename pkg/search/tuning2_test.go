@@ -38,9 +38,9 @@ func TestTuning2Relevance(t *testing.T) {
 	}
 }
 
-// tuning2Floor is the mean the second tuning set must keep (below the
-// figure measured when the ranking was last tuned: README, Search).
-const tuning2Floor = 0.0
+// tuning2Floor is the mean the second tuning set must keep (0.784 before
+// it was tuned on, 0.842 after: README, Search).
+const tuning2Floor = 0.82
 
 // BenchmarkTuning2NDCG prints the second tuning set's mean, worst decile
 // and queries below 0.3.
