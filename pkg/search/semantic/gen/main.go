@@ -364,8 +364,17 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 		def, _, _ = strings.Cut(def, ";")
 		var gv vec
 		n := 0
+		negated := 0 // content words left in a negation's scope
 		for _, w := range semantic.Tokens(def) {
+			if glossNegators[w] {
+				negated = negScope
+				continue
+			}
 			if semantic.IsStopword(w) {
+				continue
+			}
+			if negated > 0 { // "fearless: without fear" is not fear
+				negated--
 				continue
 			}
 			if lv := lookup(w); lv != nil {

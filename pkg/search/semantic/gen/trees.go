@@ -121,3 +121,12 @@ const (
 	nounLocation = 15 // noun.location
 	partOfPlace  = 0.7
 )
+
+// glossNegators open a negation in a gloss: the content words that follow
+// (up to negScope of them) say what the synset is not ("fearless:
+// oblivious of dangers", "timeless: unaffected by time" keep their
+// meaning; "without fear", "lacking warmth" lose theirs).
+var glossNegators = map[string]bool{"not": true, "without": true, "lacking": true, "lack": true,
+	"no": true, "never": true, "devoid": true, "absence": true, "absent": true, "nor": true, "neither": true}
+
+const negScope = 2
