@@ -13,7 +13,7 @@ type Options struct {
 	// SilenceDB: blocks quieter than this (dBFS RMS) are silence (default -50).
 	SilenceDB float64
 	// MinHeld: the clear held partials per frame (Block.Held, peaks 8 dB
-	// over their surroundings) music needs, as the median over five blocks
+	// over their surroundings) music needs, as the median over three blocks
 	// (default 0.1). Noise, speech and babble hold none.
 	MinHeld float64
 	// MinFaint: the faint held partials per frame (Block.Faint, 5 dB over
@@ -73,9 +73,10 @@ const (
 	peakFloor = 1e-6
 	// medianBlocks: the held-partial evidence is the median over this many
 	// blocks around each one.
-	medianBlocks = 5
+	medianBlocks = 3
 	// levelLoHz, levelHiHz: the band of the loudness and change cues.
 	levelLoHz, levelHiHz = 80, 4000
+	flatBins             = 4
 	steadyLimit          = 0.995
 )
 
@@ -162,15 +163,20 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 		if mean[b] == nil {
 			mean[b] = make([]float64, lhi-llo)
 		}
+		// Flatness over groups of flatBins bins: the resolution of a
+		// 0.09-s frame, at a quarter of the logarithms.
 		var e, logSum float64
-		for k := llo; k < lhi; k++ {
-			p := float64(cur[k]) + 1e-12
-			e += p
-			logSum += math.Log(p)
-			mean[b][k-llo] += p
+		for k := llo; k+flatBins <= lhi; k += flatBins {
+			var g float64
+			for j := k; j < k+flatBins; j++ {
+				g += float64(cur[j])
+				mean[b][j-llo] += float64(cur[j])
+			}
+			e += g
+			logSum += math.Log(g + 1e-12)
 		}
-		n := float64(lhi - llo)
-		flat[b] += math.Exp(logSum/n) / (e / n)
+		n := float64((lhi - llo) / flatBins)
+		flat[b] += math.Exp(logSum/n) / (e/n + 1e-12)
 		energy[b] += e
 		floor := slices.Max(cur[lo:hi]) * peakFloor
 		clearHeld.frame(f, cur, lo, hi, floor)
