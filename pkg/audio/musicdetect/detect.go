@@ -18,14 +18,23 @@ type Options struct {
 	MinHeld float64
 	// MinFaint: the faint held partials per frame (Block.Faint, 5 dB over
 	// their surroundings) that also make a block music, as the median over
-	// five blocks, when the block is not noise-flat (default 0.2). Music 12
-	// dB under a voice measures 0.1–1, espeak speech and 6-talker babble
-	// under 0.1, on the tuning half of the issue-16 benchmark.
+	// three blocks (default 0.2). Music 12 dB under a voice measures
+	// 0.1–2, espeak speech and 6-talker babble under 0.25, on the tuning
+	// half of the issue-16 benchmark.
 	MinFaint float64
-	// MaxFlatness: blocks flatter than this are noisy (default 0.25; pink
-	// noise measures ~0.35, white more, music and speech under 0.1); in
-	// them only clear partials count, noise making faint ones by chance.
-	MaxFlatness float64
+	// MaxFlatness: blocks flatter than this are noisy (default 0.25;
+	// flatness over 4-bin groups: babble measures under 0.27, speech and
+	// music under 0.15, pink noise 0.5, white 0.8). Noise makes faint held
+	// peaks by chance – pink and white noise up to 1.2 a frame – so a noisy
+	// block needs MinNoisyFaint of them (default 1.5; music in pink noise
+	// at 0 dB SNR measures 0.6–6, median 2.6) and its beat does not count.
+	MaxFlatness   float64
+	MinNoisyFaint float64
+	// MinBeat: the beat strength (Block.Beat) that makes a block that is
+	// not noise-flat music without held partials – drums – as the median
+	// over three blocks (default 0.5; espeak speech and babble measure
+	// under 0.4, a drum passage 0.3–0.6, music under a voice under 0.35).
+	MinBeat float64
 	// MinSeconds drops ranges shorter than this (default 2).
 	MinSeconds float64
 }
@@ -40,8 +49,14 @@ func (o Options) withDefaults() Options {
 	if o.MinFaint == 0 {
 		o.MinFaint = 0.2
 	}
+	if o.MinBeat == 0 {
+		o.MinBeat = 0.5
+	}
 	if o.MaxFlatness == 0 {
 		o.MaxFlatness = 0.25
+	}
+	if o.MinNoisyFaint == 0 {
+		o.MinNoisyFaint = 1.5
 	}
 	if o.MinSeconds == 0 {
 		o.MinSeconds = 2
@@ -76,8 +91,12 @@ const (
 	medianBlocks = 3
 	// levelLoHz, levelHiHz: the band of the loudness and change cues.
 	levelLoHz, levelHiHz = 80, 4000
-	flatBins             = 4
-	steadyLimit          = 0.995
+	// beatSeconds of onset flux are searched for a beat between
+	// minBeatSeconds and maxBeatSeconds long.
+	beatSeconds                    = 6.0
+	minBeatSeconds, maxBeatSeconds = 0.28, 1.5
+	fluxBins                       = 4
+	steadyLimit                    = 0.995
 )
 
 // frameSize is the power-of-two frame nearest windowSeconds at rate.
@@ -105,6 +124,9 @@ type Block struct {
 	// Held and Faint are the mean numbers of clear and faint held
 	// partials per frame.
 	Held, Faint float64
+	// Beat is the strongest autocorrelation of the onset flux over six
+	// seconds around the block at a lag of one beat (0.28–1.5 s).
+	Beat float64
 	// Change is 1 minus the least spectral similarity to the blocks
 	// within three seconds (a steady tone stays at 0).
 	Change float64
@@ -151,6 +173,8 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	flat := make([]float64, nBlocks)
 	clearHeld := newHolds(bins, frames, clearProminence)
 	faintHeld := newHolds(bins, frames, faintProminence)
+	flux := make([]float64, frames)
+	prevLog := make([]float64, (lhi-llo)/fluxBins)
 	buf := make([]float32, size)
 	cur := make([]float32, bins)
 	for f := range frames {
@@ -163,19 +187,26 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 		if mean[b] == nil {
 			mean[b] = make([]float64, lhi-llo)
 		}
-		// Flatness over groups of flatBins bins: the resolution of a
-		// 0.09-s frame, at a quarter of the logarithms.
+		// Flatness per bin; onset flux as the rises in log power of groups
+		// of fluxBins bins (the resolution of a 0.09-s frame) from the
+		// frame before.
 		var e, logSum float64
-		for k := llo; k+flatBins <= lhi; k += flatBins {
+		for i, k := 0, llo; k+fluxBins <= lhi; i, k = i+1, k+fluxBins {
 			var g float64
-			for j := k; j < k+flatBins; j++ {
-				g += float64(cur[j])
-				mean[b][j-llo] += float64(cur[j])
+			for j := k; j < k+fluxBins; j++ {
+				p := float64(cur[j]) + 1e-12
+				g += p
+				logSum += math.Log(p)
+				mean[b][j-llo] += p
 			}
 			e += g
-			logSum += math.Log(g + 1e-12)
+			l := math.Log(g)
+			if f > 0 {
+				flux[f] += max(0, l-prevLog[i])
+			}
+			prevLog[i] = l
 		}
-		n := float64((lhi - llo) / flatBins)
+		n := float64((lhi - llo) / fluxBins * fluxBins)
 		flat[b] += math.Exp(logSum/n) / (e/n + 1e-12)
 		energy[b] += e
 		floor := slices.Max(cur[lo:hi]) * peakFloor
@@ -192,11 +223,18 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 		blocks[b].Held = clearHeld.mean(lo, hi)
 		blocks[b].Faint = faintHeld.mean(lo, hi)
 		blocks[b].Change = 1 - steadiness(mean, b)
+		blocks[b].Beat = beat(flux, (lo+hi)/2, pcm.Rate, hop)
 	}
 	for b := range blocks {
-		blocks[b].Music = blocks[b].DB > o.SilenceDB && blocks[b].Change > 1-steadyLimit &&
-			(median(blocks, b, func(x Block) float64 { return x.Held }) >= o.MinHeld ||
-				median(blocks, b, func(x Block) float64 { return x.Faint }) >= o.MinFaint && blocks[b].Flatness < o.MaxFlatness)
+		x := blocks[b]
+		faint := median(blocks, b, func(x Block) float64 { return x.Faint })
+		beat := median(blocks, b, func(x Block) float64 { return x.Beat })
+		if x.Flatness < o.MaxFlatness {
+			x.Music = median(blocks, b, func(x Block) float64 { return x.Held }) >= o.MinHeld || faint >= o.MinFaint || beat >= o.MinBeat
+		} else {
+			x.Music = median(blocks, b, func(x Block) float64 { return x.Held }) >= o.MinHeld || faint >= o.MinNoisyFaint
+		}
+		blocks[b].Music = x.Music && x.DB > o.SilenceDB && x.Change > 1-steadyLimit
 	}
 	return blocks
 }
@@ -242,6 +280,33 @@ func (h *holds) mean(lo, hi int) float64 {
 		s += v
 	}
 	return s / float64(hi-lo)
+}
+
+// beat is the strongest normalised autocorrelation of the onset flux
+// around frame c (beatSeconds wide) at a lag of one beat of 40–210 bpm.
+func beat(flux []float64, c, rate, hop int) float64 {
+	w := int(beatSeconds * float64(rate) / float64(hop))
+	x := flux[max(0, c-w/2):min(len(flux), c+w/2)]
+	var mu, den float64
+	for _, v := range x {
+		mu += v
+	}
+	mu /= float64(len(x))
+	for _, v := range x {
+		den += (v - mu) * (v - mu)
+	}
+	if den == 0 {
+		return 0
+	}
+	best := 0.0
+	for l := int(minBeatSeconds * float64(rate) / float64(hop)); l <= int(maxBeatSeconds*float64(rate)/float64(hop)) && l < len(x); l++ {
+		var num float64
+		for t := 0; t+l < len(x); t++ {
+			num += (x[t] - mu) * (x[t+l] - mu)
+		}
+		best = max(best, num/den)
+	}
+	return best
 }
 
 // median is the median of v over the medianBlocks blocks around b – steady
