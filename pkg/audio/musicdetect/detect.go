@@ -23,11 +23,12 @@ type Options struct {
 	// half of the issue-16 benchmark.
 	MinFaint float64
 	// MaxFlatness: blocks flatter than this are noisy (default 0.25;
-	// flatness over 4-bin groups: babble measures under 0.27, speech and
-	// music under 0.15, pink noise 0.5, white 0.8). Noise makes faint held
-	// peaks by chance – pink and white noise up to 1.2 a frame – so a noisy
-	// block needs MinNoisyFaint of them (default 1.5; music in pink noise
-	// at 0 dB SNR measures 0.6–6, median 2.6) and its beat does not count.
+	// babble measures under 0.2, speech 0.1, music 0.06, music in pink
+	// noise at 0 dB SNR 0.1–0.3, pink noise 0.35, white 0.56). Noise makes
+	// faint held peaks by chance – pink and white noise up to 1.2 a frame –
+	// so a noisy block needs MinNoisyFaint of them (default 1.5; music in
+	// pink noise at 0 dB SNR measures 0.6–6, median 2.6) and its beat does
+	// not count.
 	MaxFlatness   float64
 	MinNoisyFaint float64
 	// MinBeat: the beat strength (Block.Beat) that makes a block that is
