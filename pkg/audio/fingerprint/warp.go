@@ -233,7 +233,8 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 			limit = math.Abs(w.Semitones) + 2*warpCoarseStep
 		}
 	}
-	if best.Score < warpCoarseMinScore || ratioOver(best, bestByTrack) < warpCoarseMinRatio {
+	coarseBest, coarseRatio := best.Score, ratioOver(best, bestByTrack)
+	if coarseBest < warpCoarseMinScore || coarseRatio < warpCoarseMinRatio {
 		return WarpedCandidate{}, false
 	}
 	i := slices.IndexFunc(ix.tracks, func(t Track) bool { return t.ID == best.TrackID })
@@ -281,6 +282,9 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 	}
 	best.Candidate = cs[0]
 	best.Warp.Speed *= 1 + ix.drift(buf, best.Candidate)
+	// The best of many cells must beat every other track's best cell too
+	// (on the coarse sample), not only its rivals at the cell found.
+	best.Ratio = min(best.Ratio, coarseRatio)
 	if best.Score < warpMinScore || best.Ratio < warpMinRatio {
 		return WarpedCandidate{}, false
 	}
