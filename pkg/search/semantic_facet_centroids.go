@@ -15,39 +15,54 @@ func mixFacetCentroids(si *semIndex, ix *Index) {
 	if n == 0 || len(ix.hot) != n {
 		return
 	}
-	sums := make([][]float32, len(si.facetVec)) // by facet code
+	// Each genre and subgenre a dense slot; per track its two slots
+	// (-1 none, the subgenre's -1 when it is the genre's code).
+	slot := make([]int32, len(si.facetVec))
+	for c := range slot {
+		slot[c] = -1
+	}
+	var codes []int32 // by slot
+	ofCode := func(c int32) int32 {
+		if c == 0 {
+			return -1
+		}
+		if slot[c] < 0 {
+			slot[c] = int32(len(codes))
+			codes = append(codes, c)
+		}
+		return slot[c]
+	}
+	gs, ss := make([]int32, n), make([]int32, n)
 	for i := range n {
 		h := &ix.hot[i]
-		for _, c := range [...]int32{h.genre, h.subgenre} {
-			if c != 0 && sums[c] == nil {
-				sums[c] = make([]float32, dim)
-			}
+		gs[i], ss[i] = ofCode(h.genre), -1
+		if h.subgenre != h.genre {
+			ss[i] = ofCode(h.subgenre)
 		}
 	}
+	sums := make([]int32, len(codes)*dim) // slot-major; ≤ 127 × n fits
 	for d := range dim {
 		col := si.cols[d*n : d*n+n]
 		for i, x := range col {
 			if x == 0 {
 				continue
 			}
-			h := &ix.hot[i]
-			if s := sums[h.genre]; s != nil {
-				s[d] += float32(x)
+			if g := gs[i]; g >= 0 {
+				sums[int(g)*dim+d] += int32(x)
 			}
-			if h.subgenre != h.genre {
-				if s := sums[h.subgenre]; s != nil {
-					s[d] += float32(x)
-				}
+			if s := ss[i]; s >= 0 {
+				sums[int(s)*dim+d] += int32(x)
 			}
 		}
 	}
-	for c, s := range sums {
-		if s == nil {
-			continue
+	for k, c := range codes {
+		sum := make([]float32, dim)
+		for d, x := range sums[k*dim : (k+1)*dim] {
+			sum[d] = float32(x)
 		}
 		v := make([]float32, dim)
 		copy(v, si.facetVec[c])
-		for d, x := range unitOf(s) {
+		for d, x := range unitOf(sum) {
 			v[d] += wFacetCentroid * x
 		}
 		si.facetVec[c] = unitOf(v)
