@@ -277,7 +277,9 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	scores := ix.scratch(len(ix.tracks))
 	defer ix.release(scores)
 	clear(scores)
-	matched, err := ix.text.scores(ctx, q.Groups, scores)
+	cands := ix.candidates()
+	defer ix.releaseCandidates(cands)
+	matched, err := ix.text.scores(ctx, q.Groups, scores, cands)
 	if err != nil {
 		return Result{}, errs.Wrap(op, err)
 	}
@@ -293,7 +295,11 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if sq != nil && len(sq.dims) > 0 {
 		sem = ix.scratch(len(ix.tracks))
 		defer ix.release(sem)
-		ix.sem.scores(ix, sq, sem)
+		if len(q.Groups) == 0 || sq.gap {
+			ix.sem.scores(ix, sq, sem) // every track may be a candidate
+		} else {
+			ix.sem.scoresOf(ix, sq, sem, matched)
+		}
 		if sq.gap && len(q.Groups) > 0 {
 			// Words the catalog's text lacks: tracks close enough in
 			// meaning are candidates too, not only the literal matches.
@@ -308,12 +314,13 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	for _, d := range matched {
 		best = max(best, float64(scores[d]))
 	}
+	qv := vocalsIndex(q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
 	score := func(i int, text float64) (float64, bool) {
 		if excluded != nil && excluded[i] {
 			return 0, false
 		}
-		f := &ix.facets[i]
-		if q.NoVocals && hasVocals(f.vocals) {
+		f := &ix.attrs[i]
+		if q.NoVocals && f.sung() {
 			return 0, false
 		}
 		if q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
@@ -337,17 +344,17 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		switch q.Vocals {
 		case "":
 		case vocalsAny:
-			if hasVocals(f.vocals) {
+			if f.sung() {
 				s += wAttrVocals
 			}
 		case catalog.VocalsMale, catalog.VocalsFemale:
-			if f.vocals == q.Vocals {
+			if f.vocals == qv {
 				s += wAttrVocals
-			} else if f.vocals == catalog.VocalsMixed {
+			} else if f.vocals == mixedIndex {
 				s += wAttrVocals / 2
 			}
 		default:
-			if f.vocals == q.Vocals {
+			if f.vocals == qv {
 				s += wAttrVocals
 			}
 		}

@@ -95,6 +95,9 @@ type semIndex struct {
 	vocVec   [len(vocalsOrder) + 1][]float32
 	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
 	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
+	// The tracks' facet combinations (semCombos): what the facet match
+	// is computed once per request for.
+	combo semCombos
 
 	mu     sync.RWMutex
 	cache  map[string]*semQuery
@@ -288,6 +291,7 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 		}
 		si.vocals[i] = vocalsIndex(f.vocals)
 	}
+	si.combos(ix)
 	return si, nil
 }
 
@@ -299,6 +303,7 @@ type semQuery struct {
 	dims []int32
 	wts  []float32
 	gap  bool
+	near semNear // how close vec is to the facet values (semIndex.near)
 }
 
 // maxQueryDims bounds the dimensions a query scans; sparseMin drops the
@@ -341,6 +346,7 @@ func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]
 			q.dims = append(q.dims, x.d)
 			q.wts = append(q.wts, x.w)
 		}
+		q.near = si.near(v)
 	}
 	si.mu.Lock()
 	if len(si.cache) >= maxCachedQueries {
@@ -415,39 +421,4 @@ func dot(a, b []float32) float32 {
 		s += a[i] * b[i]
 	}
 	return s
-}
-
-// scores writes every track's semantic score for q into out: the cosine
-// of the request with the track's vector, mixed with how close the
-// request is to the track's facet values.
-func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
-	n := si.n
-	clear(out)
-	for k, d := range q.dims {
-		w := q.wts[k] * wTrackVec / vecScale
-		col := si.cols[int(d)*n : int(d)*n+n]
-		for i, x := range col {
-			out[i] += w * float32(x)
-		}
-	}
-	code := make([]float32, len(si.facetVec))
-	for c, v := range si.facetVec {
-		code[c] = max(0, dot(q.vec, v))
-	}
-	var band [4]float32
-	for b, v := range si.bandVec {
-		band[b] = max(0, dot(q.vec, v))
-	}
-	var voc [len(vocalsOrder) + 1]float32
-	for k, v := range si.vocVec {
-		voc[k] = max(0, dot(q.vec, v))
-	}
-	const wf = 1 - wTrackVec
-	for i := range out {
-		h := &ix.hot[i]
-		f := wFacetGenre*max(code[h.genre], code[h.subgenre]) +
-			wFacetMood*max(code[h.mood], wMood2*code[h.mood2]) +
-			wFacetTempo*band[si.band[i]] + wFacetVocals*voc[si.vocals[i]]
-		out[i] += wf * f
-	}
 }
