@@ -70,50 +70,54 @@ func Understand(text string, bpmTol float64) (q Query) {
 		bpmTol = DefaultBPMRange
 	}
 	s := " " + strings.ToLower(text) + " "
-	s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
-		g := reBPMSpan.FindStringSubmatch(m)
-		a, _ := strconv.ParseFloat(g[1], 64)
-		b, _ := strconv.ParseFloat(g[2], 64)
-		if plausibleBPM(a) && plausibleBPM(b) {
-			q.Tempo, q.TempoStated = &Range{min(a, b), max(a, b)}, true
-		}
-		return " "
-	})
-	s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
-		g := reBPM.FindStringSubmatch(m)
-		v, _ := strconv.ParseFloat(g[1]+g[2], 64)
-		if plausibleBPM(v) {
-			q.Tempo, q.TempoStated = &Range{v - bpmTol, v + bpmTol}, true
-		}
-		return " "
-	})
-	s = reClock.ReplaceAllStringFunc(s, func(m string) string {
-		g := reClock.FindStringSubmatch(m)
-		mm, _ := strconv.Atoi(g[1])
-		ss, _ := strconv.Atoi(g[2])
-		q.Duration = around(float64(mm*60 + ss))
-		return " "
-	})
-	s = reDuration.ReplaceAllStringFunc(s, func(m string) string {
-		g := reDuration.FindStringSubmatch(m)
-		v, _ := strconv.ParseFloat(g[2], 64)
-		unit := g[3]
-		if unit == "s" && v >= 50 && math.Mod(v, 10) == 0 {
-			return m // "80s" is a decade, not a length
-		}
-		if strings.HasPrefix(unit, "m") {
-			v *= 60
-		}
-		switch g[1] {
-		case "":
-			q.Duration = around(v)
-		case "over", "more than", "longer than", "at least":
-			q.Duration = &Range{v, math.Inf(1)}
-		default:
-			q.Duration = &Range{0, v}
-		}
-		return " "
-	})
+	// Tempos, lengths and clock times are figures: text without a digit
+	// has none, and need not be run through the patterns.
+	if strings.ContainsAny(s, "0123456789") {
+		s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
+			g := reBPMSpan.FindStringSubmatch(m)
+			a, _ := strconv.ParseFloat(g[1], 64)
+			b, _ := strconv.ParseFloat(g[2], 64)
+			if plausibleBPM(a) && plausibleBPM(b) {
+				q.Tempo, q.TempoStated = &Range{min(a, b), max(a, b)}, true
+			}
+			return " "
+		})
+		s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
+			g := reBPM.FindStringSubmatch(m)
+			v, _ := strconv.ParseFloat(g[1]+g[2], 64)
+			if plausibleBPM(v) {
+				q.Tempo, q.TempoStated = &Range{v - bpmTol, v + bpmTol}, true
+			}
+			return " "
+		})
+		s = reClock.ReplaceAllStringFunc(s, func(m string) string {
+			g := reClock.FindStringSubmatch(m)
+			mm, _ := strconv.Atoi(g[1])
+			ss, _ := strconv.Atoi(g[2])
+			q.Duration = around(float64(mm*60 + ss))
+			return " "
+		})
+		s = reDuration.ReplaceAllStringFunc(s, func(m string) string {
+			g := reDuration.FindStringSubmatch(m)
+			v, _ := strconv.ParseFloat(g[2], 64)
+			unit := g[3]
+			if unit == "s" && v >= 50 && math.Mod(v, 10) == 0 {
+				return m // "80s" is a decade, not a length
+			}
+			if strings.HasPrefix(unit, "m") {
+				v *= 60
+			}
+			switch g[1] {
+			case "":
+				q.Duration = around(v)
+			case "over", "more than", "longer than", "at least":
+				q.Duration = &Range{v, math.Inf(1)}
+			default:
+				q.Duration = &Range{0, v}
+			}
+			return " "
+		})
+	}
 	toks := tokens(s)
 	negated := make([]bool, len(toks))
 	defer func() {

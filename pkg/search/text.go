@@ -235,13 +235,15 @@ const maxCachedHits = 4 << 20
 // BM25 figures are the same either way, since they depend on the snapshot
 // alone.
 func (ti *textIndex) group(ctx context.Context, g group) (groupHits, error) {
-	key := groupKey(g)
+	var kb [256]byte
+	kbs := groupKey(kb[:0], g)
 	ti.mu.RLock()
-	h, ok := ti.cache[key]
+	h, ok := ti.cache[string(kbs)] // no copy of the key to look it up
 	ti.mu.RUnlock()
 	if ok {
 		return h, nil
 	}
+	key := string(kbs)
 	req := bleve.NewSearchRequestOptions(groupQuery(g), ti.n, 0, false)
 	res, err := ti.idx.SearchInContext(ctx, req)
 	if errors.Is(err, levenshtein.ErrTooManyStates) {
@@ -279,8 +281,8 @@ func (ti *textIndex) group(ctx context.Context, g group) (groupHits, error) {
 	return h, nil
 }
 
-func groupKey(g group) string {
-	b := make([]byte, 0, 256)
+// groupKey appends the cache key of g to b.
+func groupKey(b []byte, g group) []byte {
 	for _, a := range g {
 		b = append(b, a.phrase...)
 		b = append(b, 0)
@@ -289,7 +291,7 @@ func groupKey(g group) string {
 		b = strconv.AppendBool(b, a.fuzzy)
 		b = append(b, 1)
 	}
-	return string(b)
+	return b
 }
 
 // scores combines the groups as bleve's disjunction does: the sum of the
