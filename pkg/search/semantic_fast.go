@@ -3,9 +3,9 @@ package search
 // The semantic side's hot path (issue 15, speed). Per request it costs a
 // scan of the request's dimensions over the tracks' int8 columns and the
 // zero-shot facet match of every track; both are arranged so that every
-// track's figure is the same float32 operations, in the same order,
-// whichever path computes it (TestSemanticPathsAgree): only which tracks
-// are computed and how many times memory is read differ.
+// track's figure is the same float32 operations, in the same order, as
+// the plain computation (TestSemanticPathsAgree): only how many times
+// memory is read and how often the facet match is computed differ.
 
 // semNear is how close a request is to the catalog's facet values: each
 // interned genre, subgenre and mood, each tempo band and each vocals
@@ -172,49 +172,5 @@ func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
 	}
 	for i := range out {
 		out[i] += si.facetOf(ix, &q.near, i)
-	}
-}
-
-// scoresOf is scores for the tracks cands only (the other entries of out
-// are left as they were): a request whose words the catalog's text holds
-// ranks the tracks BM25 matched, and nothing else needs their meaning.
-// Each track's sum is a chain of dependent additions; four tracks are
-// summed side by side so that the chains overlap.
-func (si *semIndex) scoresOf(ix *Index, q *semQuery, out []float32, cands []int32) {
-	w, off := si.colWeights(q)
-	k := len(q.dims)
-	cols := si.cols
-	c := 0
-	for ; c+4 <= len(cands); c += 4 {
-		i0, i1, i2, i3 := int(cands[c]), int(cands[c+1]), int(cands[c+2]), int(cands[c+3])
-		var s0, s1, s2, s3 float32
-		for j := range k {
-			wj, o := w[j], off[j]
-			s0 += wj * float32(cols[o+i0])
-			s1 += wj * float32(cols[o+i1])
-			s2 += wj * float32(cols[o+i2])
-			s3 += wj * float32(cols[o+i3])
-		}
-		out[i0], out[i1], out[i2], out[i3] = s0, s1, s2, s3
-	}
-	for _, cd := range cands[c:] {
-		i := int(cd)
-		var s float32
-		for j := range k {
-			s += w[j] * float32(cols[off[j]+i])
-		}
-		out[i] = s
-	}
-	buf := ix.scratch(si.n)
-	defer ix.release(buf)
-	if fs := si.facetTable(q, len(cands), buf); fs != nil {
-		of := si.combo.of
-		for _, i := range cands {
-			out[i] += fs[of[i]]
-		}
-		return
-	}
-	for _, i := range cands {
-		out[i] += si.facetOf(ix, &q.near, int(i))
 	}
 }
