@@ -104,7 +104,7 @@ type semIndex struct {
 }
 
 // maxCachedQueries bounds the query-embedding cache (a vector of ~100
-// floats and its sparse form each: under 2 MB).
+// floats, its sparse form and its closeness to each facet value: a few MB).
 const maxCachedQueries = 4096
 
 // tempoBands are the tempo filter's descriptors, in band order.
