@@ -33,12 +33,18 @@ type Index struct {
 	// hot holds what a full scan reads per track, packed (24 bytes a
 	// track instead of a pointer chase into each Track).
 	hot []hotFacets
+	// attrs holds what by-text's attribute preferences read per track.
+	attrs []textAttrs
+	// codeNames are the interned facet values by code (hotFacets).
+	codeNames []string
 	// visible[plan][i]: catalog.Visible, evaluated once per plan the
 	// identity package knows ("" = anonymous).
 	visible map[string][]bool
 	// buffers recycles the per-request score slices (one float per
 	// track: 400 KB at 100k tracks).
 	buffers sync.Pool
+	// cands recycles the per-request candidate lists (candidates).
+	cands sync.Pool
 }
 
 // NewIndex indexes a catalog snapshot.
@@ -74,6 +80,7 @@ func newIndex(cat *catalog.Catalog, emb TextEmbedder, text func() (*textIndex, e
 		return c
 	}
 	ix.hot = make([]hotFacets, len(tracks))
+	ix.attrs = make([]textAttrs, len(tracks))
 	ix.visible = map[string][]bool{}
 	for _, plan := range plans {
 		ix.visible[plan] = make([]bool, len(tracks))
@@ -86,6 +93,7 @@ func newIndex(cat *catalog.Catalog, emb TextEmbedder, text func() (*textIndex, e
 		ix.facets[i] = f
 		ix.hot[i] = hotFacets{genre: f.genreC, subgenre: f.subgenreC, mood: f.moodC, mood2: f.mood2C,
 			tempo: float32(f.tempo), sung: hasVocals(f.vocals)}
+		ix.attrs[i] = textAttrs{tempo: f.tempo, length: f.length, vocals: vocalsIndex(f.vocals)}
 		for _, plan := range plans {
 			ix.visible[plan][i] = catalog.Visible(plan, t)
 		}
@@ -103,6 +111,7 @@ func newIndex(cat *catalog.Catalog, emb TextEmbedder, text func() (*textIndex, e
 	for k, c := range codes {
 		names[c] = k.v
 	}
+	ix.codeNames = byCode(names)
 	if ix.sem, err = newSemIndex(context.Background(), ix, emb, cols, names); err != nil {
 		ix.text.close()
 		return nil, err
@@ -406,11 +415,12 @@ func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
 	h := &topK{max: offset + limit}
 	total := 0
 	plain := opts.Filters.empty()
+	fm := ix.matcher(&opts.Filters)
 	visible := ix.visibleTo(opts.Plan)
 	consider := func(i int) {
 		s := scores[i]
 		if isNaN(s) || !visible[i] || (opts.SuppressVocals && ix.hot[i].sung) ||
-			(!plain && !opts.Filters.match(&ix.facets[i])) {
+			(!plain && !fm.match(i)) {
 			return
 		}
 		total++

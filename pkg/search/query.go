@@ -70,50 +70,54 @@ func Understand(text string, bpmTol float64) (q Query) {
 		bpmTol = DefaultBPMRange
 	}
 	s := " " + strings.ToLower(text) + " "
-	s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
-		g := reBPMSpan.FindStringSubmatch(m)
-		a, _ := strconv.ParseFloat(g[1], 64)
-		b, _ := strconv.ParseFloat(g[2], 64)
-		if plausibleBPM(a) && plausibleBPM(b) {
-			q.Tempo, q.TempoStated = &Range{min(a, b), max(a, b)}, true
-		}
-		return " "
-	})
-	s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
-		g := reBPM.FindStringSubmatch(m)
-		v, _ := strconv.ParseFloat(g[1]+g[2], 64)
-		if plausibleBPM(v) {
-			q.Tempo, q.TempoStated = &Range{v - bpmTol, v + bpmTol}, true
-		}
-		return " "
-	})
-	s = reClock.ReplaceAllStringFunc(s, func(m string) string {
-		g := reClock.FindStringSubmatch(m)
-		mm, _ := strconv.Atoi(g[1])
-		ss, _ := strconv.Atoi(g[2])
-		q.Duration = around(float64(mm*60 + ss))
-		return " "
-	})
-	s = reDuration.ReplaceAllStringFunc(s, func(m string) string {
-		g := reDuration.FindStringSubmatch(m)
-		v, _ := strconv.ParseFloat(g[2], 64)
-		unit := g[3]
-		if unit == "s" && v >= 50 && math.Mod(v, 10) == 0 {
-			return m // "80s" is a decade, not a length
-		}
-		if strings.HasPrefix(unit, "m") {
-			v *= 60
-		}
-		switch g[1] {
-		case "":
-			q.Duration = around(v)
-		case "over", "more than", "longer than", "at least":
-			q.Duration = &Range{v, math.Inf(1)}
-		default:
-			q.Duration = &Range{0, v}
-		}
-		return " "
-	})
+	// Tempos, lengths and clock times are figures: text without a digit
+	// has none, and need not be run through the patterns.
+	if strings.ContainsAny(s, "0123456789") {
+		s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
+			g := reBPMSpan.FindStringSubmatch(m)
+			a, _ := strconv.ParseFloat(g[1], 64)
+			b, _ := strconv.ParseFloat(g[2], 64)
+			if plausibleBPM(a) && plausibleBPM(b) {
+				q.Tempo, q.TempoStated = &Range{min(a, b), max(a, b)}, true
+			}
+			return " "
+		})
+		s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
+			g := reBPM.FindStringSubmatch(m)
+			v, _ := strconv.ParseFloat(g[1]+g[2], 64)
+			if plausibleBPM(v) {
+				q.Tempo, q.TempoStated = &Range{v - bpmTol, v + bpmTol}, true
+			}
+			return " "
+		})
+		s = reClock.ReplaceAllStringFunc(s, func(m string) string {
+			g := reClock.FindStringSubmatch(m)
+			mm, _ := strconv.Atoi(g[1])
+			ss, _ := strconv.Atoi(g[2])
+			q.Duration = around(float64(mm*60 + ss))
+			return " "
+		})
+		s = reDuration.ReplaceAllStringFunc(s, func(m string) string {
+			g := reDuration.FindStringSubmatch(m)
+			v, _ := strconv.ParseFloat(g[2], 64)
+			unit := g[3]
+			if unit == "s" && v >= 50 && math.Mod(v, 10) == 0 {
+				return m // "80s" is a decade, not a length
+			}
+			if strings.HasPrefix(unit, "m") {
+				v *= 60
+			}
+			switch g[1] {
+			case "":
+				q.Duration = around(v)
+			case "over", "more than", "longer than", "at least":
+				q.Duration = &Range{v, math.Inf(1)}
+			default:
+				q.Duration = &Range{0, v}
+			}
+			return " "
+		})
+	}
 	toks := tokens(s)
 	negated := make([]bool, len(toks))
 	defer func() {
@@ -282,7 +286,9 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	scores := ix.scratch(len(ix.tracks))
 	defer ix.release(scores)
 	clear(scores)
-	matched, err := ix.text.scores(ctx, q.Groups, scores)
+	cands := ix.candidates()
+	defer ix.releaseCandidates(cands)
+	matched, err := ix.text.scores(ctx, q.Groups, scores, cands)
 	if err != nil {
 		return Result{}, errs.Wrap(op, err)
 	}
@@ -314,12 +320,13 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	for _, d := range matched {
 		best = max(best, float64(scores[d]))
 	}
+	qv := vocalsIndex(q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
 	score := func(i int, text float64) (float64, bool) {
 		if excluded != nil && excluded[i] {
 			return 0, false
 		}
-		f := &ix.facets[i]
-		if q.NoVocals && hasVocals(f.vocals) {
+		f := &ix.attrs[i]
+		if q.NoVocals && f.sung() {
 			return 0, false
 		}
 		if q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
@@ -343,17 +350,17 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		switch q.Vocals {
 		case "":
 		case vocalsAny:
-			if hasVocals(f.vocals) {
+			if f.sung() {
 				s += wAttrVocals
 			}
 		case catalog.VocalsMale, catalog.VocalsFemale:
-			if f.vocals == q.Vocals {
+			if f.vocals == qv {
 				s += wAttrVocals
-			} else if f.vocals == catalog.VocalsMixed {
+			} else if f.vocals == mixedIndex {
 				s += wAttrVocals / 2
 			}
 		default:
-			if f.vocals == q.Vocals {
+			if f.vocals == qv {
 				s += wAttrVocals
 			}
 		}

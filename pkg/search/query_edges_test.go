@@ -107,7 +107,7 @@ func TestSpellingDoesNotTakeOverCommonWords(t *testing.T) {
 	// A corrected word's best score stays under the exact word's best.
 	exact := group{{phrase: "rock", weight: 1}}
 	guess := group{{phrase: "tense", weight: 1, corrected: true}}
-	hits := []groupHits{{docs: []int32{0, 1}, scores: []float32{2, 1}}, {docs: []int32{2}, scores: []float32{9}}}
+	hits := []groupHits{{docs: []int32{0, 1}, scores: []float32{2, 1}, best: 2}, {docs: []int32{2}, scores: []float32{9}, best: 9}}
 	if s := correctedScale([]group{exact, guess}, hits); s[0] != 1 || s[1]*9 > 1.0001 {
 		t.Errorf("scale %v", s)
 	}

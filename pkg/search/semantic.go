@@ -94,6 +94,9 @@ type semIndex struct {
 	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
 	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
 	voice    []bool  // the embedder's voice dimensions (voiceMask)
+	// The tracks' facet combinations (semCombos): what the facet match
+	// is computed once per request for.
+	combo semCombos
 
 	mu     sync.RWMutex
 	cache  map[string]*semQuery
@@ -101,7 +104,7 @@ type semIndex struct {
 }
 
 // maxCachedQueries bounds the query-embedding cache (a vector of ~100
-// floats and its sparse form each: under 2 MB).
+// floats, its sparse form and its closeness to each facet value: a few MB).
 const maxCachedQueries = 4096
 
 // tempoBands are the tempo filter's descriptors, in band order.
@@ -206,6 +209,7 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 		si.vocals[i] = vocalsIndex(f.vocals)
 	}
 	mixFacetCentroids(si, ix)
+	si.combos(ix)
 	return si, nil
 }
 
@@ -216,6 +220,7 @@ type semQuery struct {
 	vec  []float32
 	dims []int32
 	wts  []float32
+	near semNear // how close vec is to the facet values (semIndex.near)
 }
 
 // maxQueryDims bounds the dimensions a query scans; sparseMin drops the
@@ -258,6 +263,7 @@ func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error
 			q.dims = append(q.dims, x.d)
 			q.wts = append(q.wts, x.w)
 		}
+		q.near = si.near(v)
 	}
 	si.mu.Lock()
 	if len(si.cache) >= maxCachedQueries {
@@ -304,39 +310,4 @@ func dot(a, b []float32) float32 {
 		s += a[i] * b[i]
 	}
 	return s
-}
-
-// scores writes every track's semantic score for q into out: the cosine
-// of the request with the track's vector, mixed with how close the
-// request is to the track's facet values.
-func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
-	n := si.n
-	clear(out)
-	for k, d := range q.dims {
-		w := q.wts[k] * wTrackVec / vecScale
-		col := si.cols[int(d)*n : int(d)*n+n]
-		for i, x := range col {
-			out[i] += w * float32(x)
-		}
-	}
-	code := make([]float32, len(si.facetVec))
-	for c, v := range si.facetVec {
-		code[c] = max(0, dot(q.vec, v))
-	}
-	var band [4]float32
-	for b, v := range si.bandVec {
-		band[b] = max(0, dot(q.vec, v))
-	}
-	var voc [len(vocalsOrder) + 1]float32
-	for k, v := range si.vocVec {
-		voc[k] = max(0, dot(q.vec, v))
-	}
-	const wf = 1 - wTrackVec
-	for i := range out {
-		h := &ix.hot[i]
-		f := wFacetGenre*max(code[h.genre], code[h.subgenre]) +
-			wFacetMood*max(code[h.mood], wMood2*code[h.mood2]) +
-			wFacetTempo*band[si.band[i]] + wFacetVocals*voc[si.vocals[i]]
-		out[i] += wf * f
-	}
 }

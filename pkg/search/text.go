@@ -222,6 +222,7 @@ func groupQuery(g group) query.Query {
 type groupHits struct {
 	docs   []int32
 	scores []float32
+	best   float32 // the highest of scores (0 when none)
 }
 
 // maxCachedHits bounds the group cache (8 bytes a hit: 32 MB).
@@ -234,13 +235,15 @@ const maxCachedHits = 4 << 20
 // BM25 figures are the same either way, since they depend on the snapshot
 // alone.
 func (ti *textIndex) group(ctx context.Context, g group) (groupHits, error) {
-	key := groupKey(g)
+	var kb [256]byte
+	kbs := groupKey(kb[:0], g)
 	ti.mu.RLock()
-	h, ok := ti.cache[key]
+	h, ok := ti.cache[string(kbs)] // no copy of the key to look it up
 	ti.mu.RUnlock()
 	if ok {
 		return h, nil
 	}
+	key := string(kbs)
 	req := bleve.NewSearchRequestOptions(groupQuery(g), ti.n, 0, false)
 	res, err := ti.idx.SearchInContext(ctx, req)
 	if errors.Is(err, levenshtein.ErrTooManyStates) {
@@ -259,6 +262,9 @@ func (ti *textIndex) group(ctx context.Context, g group) (groupHits, error) {
 			h.scores = append(h.scores, float32(m.Score))
 		}
 	}
+	if len(h.scores) > 0 {
+		h.best = slices.Max(h.scores)
+	}
 	ti.mu.Lock()
 	for k, old := range ti.cache {
 		if ti.cached+len(h.docs) <= maxCachedHits {
@@ -275,12 +281,17 @@ func (ti *textIndex) group(ctx context.Context, g group) (groupHits, error) {
 	return h, nil
 }
 
-func groupKey(g group) string {
-	var b strings.Builder
+// groupKey appends the cache key of g to b.
+func groupKey(b []byte, g group) []byte {
 	for _, a := range g {
-		fmt.Fprintf(&b, "%s\x00%g\x00%t\x01", a.phrase, a.weight, a.fuzzy)
+		b = append(b, a.phrase...)
+		b = append(b, 0)
+		b = strconv.AppendFloat(b, a.weight, 'g', -1, 64)
+		b = append(b, 0)
+		b = strconv.AppendBool(b, a.fuzzy)
+		b = append(b, 1)
 	}
-	return b.String()
+	return b
 }
 
 // scores combines the groups as bleve's disjunction does: the sum of the
@@ -288,8 +299,9 @@ func groupKey(g group) string {
 // factor), so a track matching more of the request's concepts ranks
 // higher. It writes the score of every matched track into acc (which must
 // be zero on entry and as long as the index) and returns the positions of
-// the matched tracks.
-func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32) ([]int32, error) {
+// the matched tracks, in catalog order, in buf's array (which must hold
+// as many positions as the index has tracks).
+func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, buf []int32) ([]int32, error) {
 	if len(groups) == 0 {
 		return nil, nil
 	}
@@ -304,16 +316,13 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32) 
 	scale := correctedScale(groups, hits)
 	cnt := ti.counters()
 	defer ti.counterPool.Put(&cnt)
-	matched := make([]int32, 0, 64) // never nil: "no match" is not "no words"
 	for k, h := range hits {
 		for j, d := range h.docs {
-			if cnt[d] == 0 {
-				matched = append(matched, d)
-			}
 			acc[d] += h.scores[j] * scale[k]
 			cnt[d]++
 		}
 	}
+	matched := nonZero(cnt, buf) // never nil: "no match" is not "no words"
 	total := float32(len(groups))
 	for _, d := range matched {
 		acc[d] *= float32(cnt[d]) / total
@@ -367,7 +376,7 @@ func correctedScale(groups []group, hits []groupHits) []float32 {
 		if g[0].corrected || len(hits[k].scores) == 0 {
 			continue
 		}
-		if m := slices.Max(hits[k].scores); exactMin < 0 || m < exactMin {
+		if m := hits[k].best; exactMin < 0 || m < exactMin {
 			exactMin = m
 		}
 	}
@@ -378,7 +387,7 @@ func correctedScale(groups []group, hits []groupHits) []float32 {
 		if !g[0].corrected || len(hits[k].scores) == 0 {
 			continue
 		}
-		if m := slices.Max(hits[k].scores); m > 0 {
+		if m := hits[k].best; m > 0 {
 			scale[k] = min(1, correctedShare*exactMin/m)
 		}
 	}

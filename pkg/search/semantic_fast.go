@@ -1,0 +1,191 @@
+package search
+
+import "sync"
+
+// The semantic side's hot path (issue 15, speed). Per request it costs a
+// scan of the request's dimensions over the tracks' int8 columns and the
+// zero-shot facet match of every track; both are arranged so that every
+// track's figure is the same float32 operations, in the same order, as
+// the plain computation (TestSemanticPathsAgree): only how many times
+// memory is read and how often the facet match is computed differ.
+
+// semNear is how close a request is to the catalog's facet values: each
+// interned genre, subgenre and mood, each tempo band and each vocals
+// value (cosines, negative ones as 0).
+type semNear struct {
+	code []float32
+	band [4]float32
+	voc  [len(vocalsOrder) + 1]float32
+}
+
+// near computes a request vector's semNear (once per embedded request:
+// it is cached with the query).
+func (si *semIndex) near(vec []float32) semNear {
+	nr := semNear{code: make([]float32, len(si.facetVec))}
+	for c, v := range si.facetVec {
+		nr.code[c] = max(0, dot(vec, v))
+	}
+	for b, v := range si.bandVec {
+		nr.band[b] = max(0, dot(vec, v))
+	}
+	for k, v := range si.vocVec {
+		nr.voc[k] = max(0, dot(vec, v))
+	}
+	return nr
+}
+
+// facetCombo is what the facet match reads of a track: its interned
+// genre, subgenre, mood and secondary mood, tempo band and vocals.
+type facetCombo struct {
+	genre, subgenre, mood, mood2 int32
+	band, vocals                 uint8
+}
+
+// facet is the zero-shot facet match of a track with the facets fc,
+// weighted as its share of the semantic score: how close the request is
+// to the track's genre or subgenre, its moods, its tempo band and its
+// vocals.
+func (nr *semNear) facet(fc *facetCombo) float32 {
+	const wf = 1 - wTrackVec
+	f := wFacetGenre*max(nr.code[fc.genre], nr.code[fc.subgenre]) +
+		wFacetMood*max(nr.code[fc.mood], wMood2*nr.code[fc.mood2]) +
+		wFacetTempo*nr.band[fc.band] + wFacetVocals*nr.voc[fc.vocals]
+	return wf * f
+}
+
+// comboOf is track i's facetCombo.
+func (si *semIndex) comboOf(ix *Index, i int) facetCombo {
+	h := &ix.hot[i]
+	return facetCombo{h.genre, h.subgenre, h.mood, h.mood2, si.band[i], si.vocals[i]}
+}
+
+// facetOf is the facet match of track i.
+func (si *semIndex) facetOf(ix *Index, nr *semNear, i int) float32 {
+	fc := si.comboOf(ix, i)
+	return nr.facet(&fc)
+}
+
+// semCombos numbers the distinct facetCombos of a catalog (a few
+// thousand at most: the taxonomy is small), so that a full scan computes
+// the facet match once per combination, not once per track.
+type semCombos struct {
+	of   []uint16     // by track: the index in list
+	list []facetCombo // nil: too many to number (each track computes its own)
+}
+
+// maxCombos is how many combinations semCombos numbers (uint16 indexes).
+const maxCombos = 1 << 16
+
+// combos numbers the tracks' facet combinations, keyed by their fields
+// packed in 64 bits (codes under 1<<13, which a taxonomy of a few hundred
+// values never reaches; past that, no table). About 2 ms of CPU at 100k
+// tracks, on a cold start.
+func (si *semIndex) combos(ix *Index) {
+	const codeBits = 13
+	if len(si.facetVec) > 1<<codeBits {
+		return
+	}
+	of := make([]uint16, si.n)
+	seen := make(map[uint64]uint16, 1024)
+	var list []facetCombo
+	for i := range of {
+		h := &ix.hot[i]
+		key := uint64(h.genre) | uint64(h.subgenre)<<codeBits | uint64(h.mood)<<(2*codeBits) |
+			uint64(h.mood2)<<(3*codeBits) | uint64(si.band[i])<<(4*codeBits) | uint64(si.vocals[i])<<(4*codeBits+8)
+		k, ok := seen[key]
+		if !ok {
+			if len(list) == maxCombos {
+				return
+			}
+			k = uint16(len(list))
+			seen[key] = k
+			list = append(list, si.comboOf(ix, i))
+		}
+		of[i] = k
+	}
+	si.combo = semCombos{of: of, list: list}
+}
+
+// productTables recycles scores' tables of products.
+var productTables = sync.Pool{New: func() any { return new([maxQueryDims][256]float32) }}
+
+// colWeights are the weights of the request's dimensions in a track's
+// cosine and the offsets of their columns.
+func (si *semIndex) colWeights(q *semQuery) (w [maxQueryDims]float32, off [maxQueryDims]int) {
+	for k, d := range q.dims {
+		w[k] = q.wts[k] * wTrackVec / vecScale
+		off[k] = int(d) * si.n
+	}
+	return w, off
+}
+
+// facetTable computes the facet match of every numbered combination
+// into buf (as long as the index), when that is less work than computing
+// it for each of the tracks to score; nil otherwise.
+func (si *semIndex) facetTable(q *semQuery, tracks int, buf []float32) []float32 {
+	cs := si.combo.list
+	if cs == nil || len(cs) >= tracks {
+		return nil
+	}
+	fs := buf[:len(cs)]
+	for c := range cs {
+		fs[c] = q.near.facet(&cs[c])
+	}
+	return fs
+}
+
+// scores writes every track's semantic score for q into out: the cosine
+// of the request with the track's vector (the request's dimensions
+// against the track's int8 components, summed in the order of q.dims),
+// plus the facet match. Four dimensions are summed per pass over out,
+// which leaves each sum what one pass per dimension makes of it, and each
+// dimension's products are read from a table of its 256 possible ones
+// (the same float32 products, without a conversion and a multiplication
+// per track).
+func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
+	n := si.n
+	out = out[:n]
+	w, off := si.colWeights(q)
+	k := len(q.dims)
+	cols := si.cols
+	tabs := productTables.Get().(*[maxQueryDims][256]float32)
+	defer productTables.Put(tabs)
+	for j := range k {
+		for x := range 256 {
+			tabs[j][x] = w[j] * float32(int8(x))
+		}
+	}
+	clear(out)
+	j := 0
+	for ; j+4 <= k; j += 4 {
+		c0, c1 := cols[off[j]:off[j]+n], cols[off[j+1]:off[j+1]+n]
+		c2, c3 := cols[off[j+2]:off[j+2]+n], cols[off[j+3]:off[j+3]+n]
+		t0, t1, t2, t3 := &tabs[j], &tabs[j+1], &tabs[j+2], &tabs[j+3]
+		for i := range out {
+			s := out[i]
+			s += t0[uint8(c0[i])]
+			s += t1[uint8(c1[i])]
+			s += t2[uint8(c2[i])]
+			s += t3[uint8(c3[i])]
+			out[i] = s
+		}
+	}
+	for ; j < k; j++ {
+		c, t := cols[off[j]:off[j]+n], &tabs[j]
+		for i := range out {
+			out[i] += t[uint8(c[i])]
+		}
+	}
+	buf := ix.scratch(n)
+	defer ix.release(buf)
+	if fs := si.facetTable(q, n, buf); fs != nil {
+		of := si.combo.of[:n]
+		for i := range out {
+			out[i] += fs[of[i]]
+		}
+		return
+	}
+	for i := range out {
+		out[i] += si.facetOf(ix, &q.near, i)
+	}
+}
