@@ -36,3 +36,45 @@ func TestExtendEdges(t *testing.T) {
 		t.Errorf("a lone hit 2.3 s away moved the edge to %d–%d", f, l)
 	}
 }
+
+// TestSettleEdgesBridge: two stretches of one track at one alignment are
+// one play-through when the music goes on between them (sparse evidence
+// at the alignment, as under a voice), and stay two when the gap holds
+// nothing (a mute).
+func TestSettleEdgesBridge(t *testing.T) {
+	const frames = 1200
+	var track []Hash
+	for f := uint32(0); f < frames; f++ {
+		track = append(track, Hash{Key: 2 * f, Time: f}, Hash{Key: 2*f + 1, Time: f})
+	}
+	b := NewBuilder()
+	if err := b.Add("a", frames*FrameSeconds, track); err != nil {
+		t.Fatal(err)
+	}
+	ix := b.Build()
+	align := int64(ix.tracks[0].Start)
+	// The query is the track itself from frame 0 (offset 0) in 0–400 and
+	// 600–1000; in between, every keep-th frame only.
+	query := func(keep uint32) []Hash {
+		var q []Hash
+		for _, h := range track {
+			in := h.Time < 400 || (h.Time >= 600 && h.Time < 1000)
+			if in || (keep > 0 && h.Time < 1000 && h.Time%keep == 0) {
+				q = append(q, h)
+			}
+		}
+		return q
+	}
+	stretches := func() []Stretch {
+		return []Stretch{
+			{StartMs: frameMs(0), EndMs: frameMs(400), TrackID: "a", align: align},
+			{StartMs: frameMs(600), EndMs: frameMs(1000), TrackID: "a", align: align},
+		}
+	}
+	if got := ix.settleEdges(stretches(), query(20)); len(got) != 1 || got[0].StartMs != 0 || got[0].EndMs != frameMs(1000) {
+		t.Errorf("music on between them: got %+v, want one stretch 0–%d ms", got, frameMs(1000))
+	}
+	if got := ix.settleEdges(stretches(), query(0)); len(got) != 2 {
+		t.Errorf("muted gap: got %+v, want two stretches", got)
+	}
+}
