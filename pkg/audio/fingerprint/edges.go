@@ -23,7 +23,10 @@ import (
 //     stays above a low level (the likelihood-ratio point between chance
 //     and the weak level, see edgeRate), up to the neighbouring stretch,
 //     across gaps of up to edgeGapSeconds without any, but only on evidence
-//     worth more than one chance hit (minEdgeGain).
+//     worth more than one chance hit (minEdgeGain);
+//   - each edge is then moved out by part of the spacing of aligned frames
+//     next to it (sparsePad): most of a second under a voice, under a
+//     tenth in the clear.
 const (
 	// bridgeSeconds is the longest gap bridged between two stretches of
 	// one play-through.
@@ -95,9 +98,36 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash) []Stretch {
 		if l > int(last-lo) {
 			s.EndMs = frameMs(lo+uint32(l)) + ms(endPad)
 		}
+		s.StartMs = max(frameMs(lo), s.StartMs-sparsePad(ev, f, 1))
+		s.EndMs = min(frameMs(hi), s.EndMs+sparsePad(ev, l, -1))
 	}
 	return out
 }
+
+// sparsePad is how far (ms) the music most likely goes on past an edge
+// at frame edge of ev, dir pointing into the stretch: the last aligned
+// frame precedes the music's end (the first follows its start) by up to
+// the spacing of aligned frames, which under a voice is a second or so and
+// in the clear a frame or two. padShare of the mean spacing over
+// padWindowSeconds inside the edge, at most maxPadSeconds.
+func sparsePad(ev []float32, edge, dir int) int64 {
+	w := int(math.Round(padWindowSeconds / FrameSeconds))
+	n := 0
+	for i := edge; i >= 0 && i < len(ev) && dir*(i-edge) < w; i += dir {
+		if ev[i] > 0 {
+			n++
+		}
+	}
+	return ms(min(maxPadSeconds, padShare*padWindowSeconds/float64(max(n, 1))))
+}
+
+// Measured on the narration benchmark's tuning half (−8 dB bounds 79 →
+// 92 %; shares 0.5 and 1 gave 88 %), the timelines unchanged.
+const (
+	padWindowSeconds = 3.0
+	padShare         = 0.75
+	maxPadSeconds    = 1.0
+)
 
 // holds reports whether frames [from, to] hold evidence at align well
 // above chance (bridgeOverChance, bridgeRate).

@@ -78,3 +78,25 @@ func TestSettleEdgesBridge(t *testing.T) {
 		t.Errorf("muted gap: got %+v, want two stretches", got)
 	}
 }
+
+// TestSparsePad: an edge next to aligned frames a second apart moves out by
+// most of a second; next to dense ones by under a tenth; never by more
+// than maxPadSeconds.
+func TestSparsePad(t *testing.T) {
+	ev := make([]float32, 400)
+	for i := 0; i < 200; i += 22 { // about one a second
+		ev[i] = 1
+	}
+	for i := 200; i < 400; i += 2 {
+		ev[i] = 1
+	}
+	if got := sparsePad(ev, 0, 1); got < 600 || got > 900 {
+		t.Errorf("sparse: pad %d ms, want about 750", got)
+	}
+	if got := sparsePad(ev, 399, -1); got > 100 {
+		t.Errorf("dense: pad %d ms, want under a tenth of a second", got)
+	}
+	if got := sparsePad(make([]float32, 100), 0, 1); got != ms(maxPadSeconds) {
+		t.Errorf("no evidence: pad %d ms, want %d", got, ms(maxPadSeconds))
+	}
+}
