@@ -27,11 +27,14 @@
 // WordNet) turns the request's words and every track's own text into
 // vectors over music concepts; the track vectors are computed when the
 // text index is built and ship with it in the snapshot. A track's
-// semantic score mixes its vector's cosine with the request and how close
-// the request is to its facet values (zero-shot facets), and the ranking
-// is a linear mix of the normalized BM25 score, that score and the lifted
-// preferences. Tracks no word matches are candidates on meaning alone when
-// the request has words the catalog's text lacks.
+// semantic score mixes its vector's cosine with the request's content
+// (its voice words go to the vocals facet) and how close the request is
+// to its facet values (zero-shot facets), and the ranking is a linear mix
+// of the normalized BM25 score, that score and the lifted preferences,
+// less the closeness to what the request excludes. The tracks closest in
+// meaning are candidates whatever words they hold. A genre's or
+// subgenre's vector also holds the centroid of its tracks' own words, so
+// a catalog that never names its facets still teaches what they mean.
 //
 // The package never imports an adapter: the catalog comes through
 // catalog.Source and the caller's playlists through the PlaylistFinder port.

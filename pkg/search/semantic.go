@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -37,8 +36,7 @@ type facetEmbedder interface {
 
 // wordKnower is what an embedder may add: whether it knows a word. A
 // known word is no typo (it is not spell-corrected into some catalog
-// word), and a known word the catalog's text lacks is what the semantic
-// side retrieves for (semanticGap).
+// word).
 type wordKnower interface {
 	Known(word string) bool
 }
@@ -95,6 +93,7 @@ type semIndex struct {
 	vocVec   [len(vocalsOrder) + 1][]float32
 	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
 	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
+	voice    []bool  // the embedder's voice dimensions (voiceMask)
 
 	mu     sync.RWMutex
 	cache  map[string]*semQuery
@@ -155,88 +154,6 @@ func vocalsIndex(v string) uint8 {
 	return 0
 }
 
-// trackVectors computes the tracks' vectors from their own text, on all
-// cores; the vectors of the values many tracks share (genres, moods,
-// vocals, tempo bands) are computed once.
-func trackVectors(ctx context.Context, e TextEmbedder, tracks []*catalog.Track) ([]int8, error) {
-	dim, n := e.Dim(), len(tracks)
-	cols := make([]int8, dim*n)
-	var shared sync.Map // facet text → []float32 (nil when unknown)
-	facet := func(s string) []float32 {
-		if s == "" {
-			return nil
-		}
-		if v, ok := shared.Load(s); ok {
-			return v.([]float32)
-		}
-		v := embedFacet(ctx, e, s)
-		shared.Store(s, v)
-		return v
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), n/256))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			acc := make([]float32, dim)
-			for i := w; i < n; i += workers {
-				t := tracks[i]
-				clear(acc)
-				add := func(v []float32, wt float32) {
-					for d, x := range v {
-						acc[d] += wt * x
-					}
-				}
-				text := func(s string, wt float32) error {
-					if strings.TrimSpace(s) == "" {
-						return nil
-					}
-					v, err := e.Embed(ctx, s)
-					if err != nil {
-						return err
-					}
-					if len(v) == dim {
-						add(v, wt)
-					}
-					return nil
-				}
-				add(facet(t.Genre), wVecGenre)
-				add(facet(t.Subgenre), wVecSubgenre)
-				add(facet(t.Mood), wVecMood)
-				add(facet(t.SecondaryMood), wVecMood2)
-				add(facet(vocalsText[t.Vocals]), wVecVocals)
-				if t.Tempo != nil {
-					add(facet(tempoBands[bandOf(*t.Tempo)]), wVecTempo)
-				}
-				stems := make([]string, len(t.Stems))
-				for k, s := range t.Stems {
-					stems[k] = s.Name
-				}
-				for _, f := range []struct {
-					s  string
-					wt float32
-				}{{strings.Join(t.Tags, ", "), wVecTags}, {t.Description, wVecDescription},
-					{t.DisplayName(), wVecTitle}, {strings.Join(stems, ", "), wVecStems}} {
-					if err := text(f.s, f.wt); err != nil {
-						errs[w] = fmt.Errorf("search: embed track %s: %w", t.ID, err)
-						return
-					}
-				}
-				quantize(acc, cols, i, n)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return cols, nil
-}
-
 // quantize writes the unit vector of acc as track i's column entries.
 func quantize(acc []float32, cols []int8, i, n int) {
 	var s float64
@@ -270,7 +187,7 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 		}
 	}
 	si := &semIndex{emb: e, dim: e.Dim(), n: n, cols: cols, cache: map[string]*semQuery{},
-		band: make([]uint8, n), vocals: make([]uint8, n)}
+		band: make([]uint8, n), vocals: make([]uint8, n), voice: voiceMask(e)}
 	si.facetVec = make([][]float32, len(codes)+1)
 	for c, v := range codes {
 		si.facetVec[c] = embedFacet(ctx, e, v)
@@ -291,14 +208,13 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 	return si, nil
 }
 
-// semQuery is an embedded request: its vector, the non-zero dimensions
-// (the sparse form the scan reads), and whether it names something the
-// catalog's words lack (gap: then tracks may be found by meaning alone).
+// semQuery is an embedded request: its vector and the non-zero
+// dimensions of its content (the sparse form the scan reads; the voice
+// is left to the vocals facet).
 type semQuery struct {
 	vec  []float32
 	dims []int32
 	wts  []float32
-	gap  bool
 }
 
 // maxQueryDims bounds the dimensions a query scans; sparseMin drops the
@@ -309,7 +225,7 @@ const (
 )
 
 // query embeds a request's words (cached by the normalized text).
-func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]bool) (*semQuery, error) {
+func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error) {
 	key := strings.Join(words, " ")
 	if key == "" {
 		return nil, nil
@@ -325,13 +241,13 @@ func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]
 		return nil, err
 	}
 	if len(v) == si.dim {
-		q = &semQuery{vec: v, gap: semanticGap(si.emb, words, vocab)}
+		q = &semQuery{vec: v}
 		type dw struct {
 			d int32
 			w float32
 		}
 		var all []dw
-		for d, x := range v {
+		for d, x := range contentOf(v, si.voice) { // the voice is the vocals facet's
 			if x >= sparseMin {
 				all = append(all, dw{int32(d), x})
 			}
@@ -354,36 +270,6 @@ func (si *semIndex) query(ctx context.Context, words []string, vocab map[string]
 	return q, nil
 }
 
-// semanticGap reports whether the request has a word the embedder knows
-// and no track's text holds: words the catalog has are retrieved by BM25,
-// and the semantic side only re-ranks them; a word it lacks ("bedtime"
-// over tracks tagged sleep) is what meaning alone must find tracks for.
-// An embedder that cannot tell which words it knows counts every word the
-// catalog lacks.
-func semanticGap(e TextEmbedder, words []string, vocab map[string]bool) bool {
-	k, canTell := e.(wordKnower)
-	for _, w := range words {
-		if semantic.IsStopword(w) || stopwords[w] || inVocab(w, vocab) {
-			continue
-		}
-		if !canTell || k.Known(w) {
-			return true
-		}
-	}
-	return false
-}
-
-// inVocab reports whether the catalog's text holds w (every part of a
-// hyphenated word: the text index splits "lo-fi" into lo and fi).
-func inVocab(w string, vocab map[string]bool) bool {
-	for _, p := range words(w) {
-		if !vocab[p] {
-			return false
-		}
-	}
-	return true
-}
-
 func sortDesc[T any](xs []T, key func(T) float32) {
 	for i := 1; i < len(xs); i++ { // insertion sort: ~100 items, once per new request
 		for j := i; j > 0 && key(xs[j]) > key(xs[j-1]); j-- {
@@ -398,7 +284,7 @@ const (
 	wFacetGenre  = 0.35
 	wFacetMood   = 0.35
 	wFacetTempo  = 0.15
-	wFacetVocals = 0.15
+	wFacetVocals = 2.0
 	// wMood2 discounts the secondary mood against the main one.
 	wMood2 = 0.8
 	// wTrackVec is the share of the track-vector cosine in the semantic

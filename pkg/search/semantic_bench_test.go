@@ -77,7 +77,7 @@ func BenchmarkSemanticColdStart100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		q, err := si.query(context.Background(), []string{"chill", "lo-fi", "beats", "for", "studying"}, map[string]bool{})
+		q, err := si.query(context.Background(), []string{"chill", "lo-fi", "beats", "for", "studying"})
 		if err != nil || q == nil {
 			b.Fatal(err)
 		}

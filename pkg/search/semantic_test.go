@@ -134,7 +134,7 @@ func TestOtherEmbedder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer built.Close()
-	if dix.text.semID != DefaultEmbedder().ID() || !slices.Equal(dix.sem.cols, built.sem.cols) {
+	if dix.text.semID != vectorsID(DefaultEmbedder()) || !slices.Equal(dix.sem.cols, built.sem.cols) {
 		t.Error("published vectors differ from the ones an index computes")
 	}
 }
@@ -144,15 +144,15 @@ func TestOtherEmbedder(t *testing.T) {
 func TestQueryEmbeddingCacheBounded(t *testing.T) {
 	ix := demoIndex(t, 200)
 	for i := range maxCachedQueries + 50 {
-		if _, err := ix.sem.query(t.Context(), []string{"calm", fmt.Sprint(i)}, ix.text.vocab); err != nil {
+		if _, err := ix.sem.query(t.Context(), []string{"calm", fmt.Sprint(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if n := len(ix.sem.cache); n > maxCachedQueries {
 		t.Errorf("%d cached queries", n)
 	}
-	q1, _ := ix.sem.query(t.Context(), []string{"rainy", "day"}, ix.text.vocab)
-	q2, _ := ix.sem.query(t.Context(), []string{"rainy", "day"}, ix.text.vocab)
+	q1, _ := ix.sem.query(t.Context(), []string{"rainy", "day"})
+	q2, _ := ix.sem.query(t.Context(), []string{"rainy", "day"})
 	if q1 == nil || q1 != q2 {
 		t.Error("the same words were embedded twice")
 	}

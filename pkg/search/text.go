@@ -141,7 +141,7 @@ func words(s string) []string {
 
 // vectorsOf returns the loaded track vectors when emb computed them.
 func (ti *textIndex) vectorsOf(emb TextEmbedder) []int8 {
-	if ti.semID == "" || ti.semID != emb.ID() || len(ti.semCols) != emb.Dim()*ti.n {
+	if ti.semID == "" || ti.semID != vectorsID(emb) || len(ti.semCols) != emb.Dim()*ti.n {
 		return nil
 	}
 	return ti.semCols

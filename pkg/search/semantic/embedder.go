@@ -70,9 +70,17 @@ func (e *Embedder) Embed(_ context.Context, text string) ([]float32, error) {
 	return unit(v), nil
 }
 
-// Known reports whether the lexicon has a meaning for word (as written
-// or as an inflection of a known word).
-func (e *Embedder) Known(word string) bool { return e.lookup(strings.ToLower(word)) != nil }
+// Known reports whether the lexicon has a meaning for word (as written,
+// as an inflection of a known word, or as two known words written as
+// one).
+func (e *Embedder) Known(word string) bool {
+	w := strings.ToLower(word)
+	if e.lookup(w) != nil {
+		return true
+	}
+	a, _ := e.compound(w)
+	return a != nil
+}
 
 // EmbedFacet returns the vector of a catalog facet value: its name and
 // the short description the lexicon holds for it, or failing that the
@@ -110,6 +118,9 @@ func (e *Embedder) add(v []float32, text string, w float32) int {
 			}
 			if rec := e.lookup(t); rec != nil {
 				addRec(v, rec, w)
+			} else if a, b := e.compound(t); a != nil {
+				addRec(v, a, w)
+				addRec(v, b, w)
 			} else if strings.ContainsRune(t, '-') {
 				if e.add(v, strings.ReplaceAll(t, "-", " "), w) > 0 {
 					known++
@@ -125,6 +136,31 @@ func (e *Embedder) add(v []float32, text string, w float32) int {
 		i += matched
 	}
 	return known
+}
+
+// Compounds: an unknown word of at least minCompound letters may be two
+// known words written as one ("skatepark", "bathtime"), each of at least
+// minCompoundPart letters; the longest known head (the second word, in
+// any inflection) is taken.
+const (
+	minCompound     = 7
+	minCompoundPart = 3
+)
+
+// compound returns the records of the two words w is written from, or
+// nils.
+func (e *Embedder) compound(w string) (first, head []byte) {
+	if len(w) < minCompound || strings.ContainsAny(w, "-'&") {
+		return nil, nil
+	}
+	for k := minCompoundPart; k <= len(w)-minCompoundPart; k++ {
+		if a := e.words.find(w[:k]); a != nil && !IsStopword(w[:k]) {
+			if b := e.lookup(w[k:]); b != nil && !IsStopword(w[k:]) {
+				return a, b
+			}
+		}
+	}
+	return nil, nil
 }
 
 // lookup finds a word or a base form of it.

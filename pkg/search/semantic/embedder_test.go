@@ -81,3 +81,32 @@ func TestShow(t *testing.T) {
 		t.Logf("%q → %v", w, top(t, e, w, 8))
 	}
 }
+
+// TestCompound: two known words written as one mean what the two do; a
+// word that is no such pair stays unknown.
+func TestCompound(t *testing.T) {
+	e, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := e.Embed(t.Context(), "skatepark")
+	want, _ := e.Embed(t.Context(), "skate park")
+	if got == nil || want == nil {
+		t.Fatalf("skatepark %v, skate park %v", got, want)
+	}
+	var cos float32
+	for i := range got {
+		cos += got[i] * want[i]
+	}
+	if cos < 0.99 {
+		t.Errorf("skatepark · skate park = %.3f, want the same meaning", cos)
+	}
+	if !e.Known("skatepark") {
+		t.Error("skatepark not known")
+	}
+	for _, w := range []string{"lindqvist", "xqzvbnmt"} {
+		if e.Known(w) {
+			t.Errorf("%s known", w)
+		}
+	}
+}
