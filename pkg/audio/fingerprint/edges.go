@@ -60,9 +60,11 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash) []Stretch {
 	for i := 0; i+1 < len(out); {
 		a, b := &out[i], out[i+1]
 		gap := float64(b.StartMs-a.EndMs) / 1000
+		// Pieces this close are one play-through as in resolve: a weak
+		// stretch's remnant next to the strong one it continues.
 		if a.TrackID != "" && a.TrackID == b.TrackID && math.Abs(a.offset-b.offset) <= offsetSlack &&
-			gap > 0 && gap <= bridgeSeconds && ix.holds(query, msFrame(a.EndMs), msFrame(b.StartMs), a.align) {
-			a.EndMs = b.EndMs
+			(gap <= mergeGapSeconds || gap <= bridgeSeconds && ix.holds(query, msFrame(a.EndMs), msFrame(b.StartMs), a.align)) {
+			a.EndMs = max(a.EndMs, b.EndMs)
 			a.Score = max(a.Score, b.Score)
 			out = slices.Delete(out, i+1, i+2)
 			continue

@@ -40,7 +40,7 @@ func TestExtendEdges(t *testing.T) {
 // TestSettleEdgesBridge: two stretches of one track at one alignment are
 // one play-through when the music goes on between them (sparse evidence
 // at the alignment, as under a voice), and stay two when the gap holds
-// nothing (a mute).
+// nothing (a mute); touching pieces are always one.
 func TestSettleEdgesBridge(t *testing.T) {
 	const frames = 1200
 	var track []Hash
@@ -76,6 +76,15 @@ func TestSettleEdgesBridge(t *testing.T) {
 	}
 	if got := ix.settleEdges(stretches(), query(0)); len(got) != 2 {
 		t.Errorf("muted gap: got %+v, want two stretches", got)
+	}
+	// Touching pieces (a weak stretch's remnant next to the strong one it
+	// continues) are one whatever the evidence.
+	touching := []Stretch{
+		{StartMs: frameMs(0), EndMs: frameMs(400), TrackID: "a", align: align},
+		{StartMs: frameMs(400), EndMs: frameMs(1000), TrackID: "a", align: align},
+	}
+	if got := ix.settleEdges(touching, query(0)); len(got) != 1 || got[0].EndMs != frameMs(1000) {
+		t.Errorf("touching pieces: got %+v, want one stretch", got)
 	}
 }
 
