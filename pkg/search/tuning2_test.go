@@ -50,14 +50,5 @@ func BenchmarkTuning2NDCG(b *testing.B) {
 	for b.Loop() {
 		per = evalByText(b, svc, qs)
 	}
-	m, w := ndcgSummary(per)
-	weak := 0
-	for _, v := range per {
-		if v < weakNDCG {
-			weak++
-		}
-	}
-	b.ReportMetric(m, "tuning2-nDCG@10")
-	b.ReportMetric(w, "tuning2-worst-decile")
-	b.ReportMetric(float64(weak), "tuning2-below-0.3")
+	reportSetMetrics(b, "tuning2", per)
 }

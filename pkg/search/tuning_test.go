@@ -141,12 +141,8 @@ func BenchmarkTuningNDCG(b *testing.B) {
 	for b.Loop() {
 		tp, jp = evalByText(b, svc, qs), evalByText(b, svc, jqs)
 	}
-	tm, tw := ndcgSummary(tp)
-	jm, jw := ndcgSummary(jp)
-	b.ReportMetric(tm, "tuning-nDCG@10")
-	b.ReportMetric(tw, "tuning-worst-decile")
-	b.ReportMetric(jm, "judged-nDCG@10")
-	b.ReportMetric(jw, "judged-worst-decile")
+	reportSetMetrics(b, "tuning", tp)
+	reportSetMetrics(b, "judged", jp)
 }
 
 // BenchmarkClusterAblation prints both sets' nDCG@10 with the synonym

@@ -85,6 +85,22 @@ func BenchmarkSpeechOverMusic(b *testing.B) {
 	fmt.Print(report.String())
 }
 
+// BenchmarkDetect measures detection's cost on a minute of orchestral
+// music (a synthetic piece where wesnoth's music is not installed):
+//
+//	go test ./pkg/audio/musicdetect/ -run '^$' -bench Detect -benchtime 20x
+func BenchmarkDetect(b *testing.B) {
+	p, err := decode.Decoder{}.DecodeWindow(context.Background(), "/usr/share/games/wesnoth/1.16/data/core/music/battle.ogg", 0, 60)
+	if err != nil || p.Seconds() < 59 {
+		p = audiotest.KeyPiece(rate, 60, 2, false, 1)
+	}
+	b.ResetTimer()
+	for range b.N {
+		musicdetect.Detect(p, musicdetect.Options{})
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/p.Seconds()*60, "ms/min-audio")
+}
+
 // halvesReport measures, for the tuning and held-out halves of the issue-16
 // split (songs in name order, audiotest.Voices), music detected under
 // narration at 0/−6/−12 dB, and speech alone and 6-talker babble called
@@ -108,7 +124,7 @@ func halvesReport(b *testing.B, dir string, report *strings.Builder) {
 				voices = append(voices, v)
 			}
 		}
-		var speech, music, babble []audio.PCM
+		var speech, music, babble, noisy []audio.PCM
 		for k := range 8 {
 			p, err := audiotest.Narration(ctx, voices[k%len(voices)], 30, uint64(10*h+k+1), audio.DefaultSampleRate)
 			if err != nil {
@@ -125,6 +141,7 @@ func halvesReport(b *testing.B, dir string, report *strings.Builder) {
 				b.Fatal(err)
 			}
 			babble = append(babble, bb)
+			noisy = append(noisy, audiotest.MixSNR(m, audiotest.PinkNoise(m.Rate, m.Seconds(), 0.1, uint64(k+1)), 0))
 		}
 		name := []string{"tuning", "held-out"}[h]
 		row := func(what string, f func(i int) audio.PCM) {
@@ -134,6 +151,8 @@ func halvesReport(b *testing.B, dir string, report *strings.Builder) {
 			}
 			fmt.Fprintf(report, "  %-8s %-30s %.2f\n", name, what, sum/float64(len(speech)))
 		}
+		row("music alone", func(i int) audio.PCM { return music[i] })
+		row("music in pink noise at 0 dB SNR", func(i int) audio.PCM { return noisy[i] })
 		row("speech alone (want ≤ 0.03)", func(i int) audio.PCM { return speech[i] })
 		row("6-talker babble (want ≤ 0.03)", func(i int) audio.PCM { return babble[i] })
 		for _, db := range []float64{0, -6, -8, -12, -14} {

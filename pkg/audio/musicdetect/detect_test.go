@@ -107,3 +107,45 @@ func TestRangesWithinAudio(t *testing.T) {
 		t.Errorf("last range ends at %d ms, the audio at %d ms", end, max)
 	}
 }
+
+// TestBabbleIsNotMusic: six espeak-ng voices talking at once are dense and
+// peaky like music, but hold no notes (issue 16: ≤ 3 % called music).
+func TestBabbleIsNotMusic(t *testing.T) {
+	audiotest.RequireEspeak(t)
+	p, err := audiotest.SpeechBabble(context.Background(), audiotest.Voices, 6, 20, 0.1, 7, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := musicSeconds(musicdetect.Detect(p, musicdetect.Options{})); s > 0.03*p.Seconds() {
+		t.Errorf("babble: %.1f of %.1f s called music", s, p.Seconds())
+	}
+}
+
+// TestMusicUnderNarration: a song 12 dB under a voice is still music for
+// most of its length – its notes show between the voice's harmonics.
+func TestMusicUnderNarration(t *testing.T) {
+	audiotest.RequireEspeak(t)
+	const path = "/usr/share/games/wesnoth/1.16/data/core/music/knolls.ogg"
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s missing: install wesnoth-1.16-music", path)
+		}
+		t.Skipf("%s missing (install wesnoth-1.16-music)", path)
+	}
+	ctx := context.Background()
+	speech, err := audiotest.Narration(ctx, audiotest.Voices[1], 20, 3, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	music, err := decode.Decoder{}.DecodeWindow(ctx, path, 30, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mix(speech, music, -12)
+	if s := musicSeconds(musicdetect.Detect(p, musicdetect.Options{})); s < 0.6*p.Seconds() {
+		t.Errorf("music 12 dB under narration: %.1f of %.1f s called music: %+v", s, p.Seconds(), musicdetect.Analyze(p, musicdetect.Options{}))
+	}
+	if s := musicSeconds(musicdetect.Detect(speech, musicdetect.Options{})); s > 0 {
+		t.Errorf("the narration alone: %.1f s called music", s)
+	}
+}

@@ -8,8 +8,13 @@
 // word gets the meaning its senses carry: the lexicon vectors of the
 // words of each synset and of the content words of its gloss, spread two
 // steps along WordNet's relations (similar adjectives, derived forms,
-// pertainyms, "see also", attributes, hypernyms), the first senses
-// weighing most. Words whose evidence is too thin are left out: an
+// pertainyms, "see also", attributes, hypernyms; a place also what the
+// place it lies in means), the first senses weighing most, a word of many
+// senses trusted less (trees.go). A written word seeds none of its senses
+// that music cannot mean (the body, substances, quantities: "organ" is
+// not the stomach's hypernym), and "@tree" lines give whole WordNet
+// subtrees (every hyponym of fear, of a percussion instrument) a meaning
+// at once. Words whose evidence is too thin are left out: an
 // unknown word is better than a guessed one. The output is
 // deterministic; its SHA-256 is printed and recorded in
 // pkg/search/semantic/lexicon.sha256 (checked by the package's tests).
@@ -94,6 +99,7 @@ type lexicon struct {
 	words   map[string]vec // the written entries
 	facets  map[string]vec // facet value (lower-cased) → name + description
 	descr   map[string]string
+	trees   []tree // "@tree" lines, in file order
 }
 
 func readLexicon(path string) (*lexicon, error) {
@@ -103,6 +109,7 @@ func readLexicon(path string) (*lexicon, error) {
 	}
 	defer f.Close()
 	lx := &lexicon{words: map[string]vec{}, facets: map[string]vec{}, descr: map[string]string{}}
+	var keyTree string // the "@tree" root of the line being read
 	idx := map[string]int{}
 	sc := bufio.NewScanner(f)
 	line := 0
@@ -127,6 +134,10 @@ func readLexicon(path string) (*lexicon, error) {
 			lx.descr[strings.ToLower(strings.TrimSpace(name))] = strings.TrimSpace(val)
 			continue
 		}
+		keyTree = ""
+		if root, ok := strings.CutPrefix(strings.TrimSpace(keys), "@tree "); ok {
+			keyTree = strings.TrimSpace(root)
+		}
 		v := make(vec, len(lx.anchors))
 		for _, t := range strings.Fields(val) {
 			a, ws, _ := strings.Cut(t, ":")
@@ -141,6 +152,14 @@ func readLexicon(path string) (*lexicon, error) {
 				return nil, fmt.Errorf("%s:%d: unknown anchor %q", path, line, a)
 			}
 			v[i] += w
+		}
+		if keyTree != "" {
+			t, err := parseTree(keyTree, v)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			lx.trees = append(lx.trees, t)
+			continue
 		}
 		for _, k := range strings.Split(keys, "|") {
 			// A key reads as a query's words do ("man's voice" is
@@ -177,9 +196,10 @@ func readLexicon(path string) (*lexicon, error) {
 
 // synset is one WordNet synset.
 type synset struct {
-	words []string
-	ptrs  []ptr
-	gloss string
+	words   []string
+	ptrs    []ptr
+	gloss   string
+	lexfile int // WordNet's lexicographer file (lexnames(5WN))
 }
 
 type ptr struct {
@@ -246,7 +266,8 @@ func readData(db *wordnet, path string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %q: %v", path, fs[0], err)
 		}
-		ss := &synset{gloss: gloss}
+		lf, _ := strconv.Atoi(fs[1])
+		ss := &synset{gloss: gloss, lexfile: lf}
 		i := 4
 		for range n {
 			ss.words = append(ss.words, lemma(fs[i]))
@@ -332,17 +353,28 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 	for _, k := range keys {
 		ss := db.synsets[k]
 		v := make(vec, d)
-		for _, w := range ss.words {
-			if lv := lookup(w); lv != nil {
-				v.add(lv, 1)
+		if !unmusical[ss.lexfile] {
+			for _, w := range ss.words {
+				if lv := lookup(w); lv != nil {
+					v.add(lv, 1)
+				}
 			}
 		}
 		def, _, _ := strings.Cut(ss.gloss, "\"") // the definition, not the examples
 		def, _, _ = strings.Cut(def, ";")
 		var gv vec
 		n := 0
+		negated := 0 // content words left in a negation's scope
 		for _, w := range semantic.Tokens(def) {
+			if glossNegators[w] {
+				negated = negScope
+				continue
+			}
 			if semantic.IsStopword(w) {
+				continue
+			}
+			if negated > 0 { // "fearless: without fear" is not fear
+				negated--
 				continue
 			}
 			if lv := lookup(w); lv != nil {
@@ -360,6 +392,9 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 			base[k] = v
 		}
 	}
+	if err := addTrees(base, lx.trees, db); err != nil {
+		log.Fatal(err)
+	}
 	cur := base
 	for range steps {
 		next := map[string]vec{}
@@ -371,6 +406,9 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 			}
 			for _, p := range ss.ptrs {
 				w, ok := relWeight[p.sym]
+				if p.sym == "#p" && ss.lexfile == nounLocation {
+					w, ok = partOfPlace, true
+				}
 				if !ok {
 					continue
 				}
@@ -407,7 +445,7 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 			}
 		}
 		if m := v.norm(); m >= minMass {
-			out[w] = entry(v, derivedConf*min(1, m))
+			out[w] = entry(v, derivedConf*min(1, m)*polysemyDiscount(len(db.senses[w])))
 		}
 	}
 	// Facet values: the name's meaning plus half the description's.

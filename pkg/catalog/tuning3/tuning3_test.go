@@ -1,0 +1,128 @@
+package tuning3
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+
+	"musiccatalog/pkg/catalog"
+)
+
+// words splits s into lower-case words (letters and digits), dropping a
+// plural or possessive ending, so "Sadness" stays itself but "Tangos",
+// "Lounge's" read as "tango", "lounge".
+func words(s string) []string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+	for i, w := range ws {
+		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		if len(w) > 4 && strings.HasSuffix(w, "es") && !strings.HasSuffix(w, "ses") {
+			w = strings.TrimSuffix(w, "es")
+		} else if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			w = strings.TrimSuffix(w, "s")
+		}
+		ws[i] = w
+	}
+	return ws
+}
+
+// namesIn returns the facet names (as word sequences) that occur in s.
+func namesIn(s string, names [][]string) []string {
+	ws := words(s)
+	var found []string
+	for _, n := range names {
+		for i := 0; i+len(n) <= len(ws); i++ {
+			if reflect.DeepEqual(ws[i:i+len(n)], n) {
+				found = append(found, strings.Join(n, " "))
+				break
+			}
+		}
+	}
+	return found
+}
+
+// TestCueTextNeverNamesAFacet: the set's rule — a cue's title, cue
+// sheet, tags and stem names say what it is in other words than its
+// facet values.
+func TestCueTextNeverNamesAFacet(t *testing.T) {
+	var names [][]string
+	for _, n := range FacetNames() {
+		names = append(names, words(n))
+	}
+	c := Generate(Size, 1)
+	for _, tr := range c.Tracks {
+		texts := append([]string{tr.Name, tr.Description}, tr.Tags...)
+		for _, st := range tr.Stems {
+			texts = append(texts, st.Name)
+		}
+		for _, s := range texts {
+			if f := namesIn(s, names); len(f) > 0 {
+				t.Errorf("%s: %q names %q", tr.Name, s, f)
+			}
+		}
+	}
+	// The check itself finds a facet named in passing.
+	for _, s := range []string{"a Tango for two", "some post-rock guitars", "very sultry", "female lead", "Gospel choirs"} {
+		if len(namesIn(s, names)) == 0 {
+			t.Errorf("check misses the facet in %q", s)
+		}
+	}
+}
+
+// TestGenerateIsDeterministic: the catalog is a function of the seed.
+func TestGenerateIsDeterministic(t *testing.T) {
+	a, b := Generate(Size, 5), Generate(Size, 5)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two catalogs of one seed differ")
+	}
+	if len(a.Truth) != Size {
+		t.Fatalf("%d distinct names for %d tracks", len(a.Truth), Size)
+	}
+	if len(families) < 30 {
+		t.Fatalf("%d subgenres; the set needs at least 30", len(families))
+	}
+}
+
+// TestQueriesAreAnswerable: at least 120 distinct queries, each with
+// enough cues at grade 2 or more to fill a good part of the first page,
+// and not so many that any page would do.
+func TestQueriesAreAnswerable(t *testing.T) {
+	if len(Queries) < 120 {
+		t.Fatalf("%d queries; the set needs at least 120", len(Queries))
+	}
+	c := Generate(Size, 1)
+	seen := map[string]bool{}
+	for _, q := range Queries {
+		if seen[q.Text] {
+			t.Errorf("%q twice", q.Text)
+		}
+		seen[q.Text] = true
+		good := 0
+		for i := range c.Tracks {
+			mt := &c.Tracks[i]
+			tr := &catalog.Track{Name: mt.Name, Genre: mt.Genre, Subgenre: mt.Subgenre, Mood: mt.Mood,
+				SecondaryMood: mt.SecondaryMood, Tempo: mt.Tempo, Vocals: mt.Vocals}
+			if q.Grade(tr, c.TruthOf(tr)) >= 2 {
+				good++
+			}
+		}
+		if good < 3 || good > Size/2 {
+			t.Errorf("%q: %d cues graded 2 or more", q.Text, good)
+		}
+	}
+}
+
+// TestWantNeedsEveryField: a want with two fields holds only when both do.
+func TestWantNeedsEveryField(t *testing.T) {
+	bpm := 60.0
+	tr := &catalog.Track{Mood: "Serene", Subgenre: "Sleep", Tempo: &bpm, Vocals: catalog.VocalsInstrumental}
+	if !(Want{Moods: []string{"Serene"}, Band: catalog.TempoSlow}).met(tr, Truth{}) {
+		t.Error("serene and slow: not met")
+	}
+	if (Want{Moods: []string{"Serene"}, Choir: true}).met(tr, Truth{}) {
+		t.Error("serene without a choir met a choir want")
+	}
+	if got := q("x", m("Serene"), slow, aChoir).Grade(tr, Truth{}); got != 3 {
+		t.Errorf("grade %d, want 3 (2 + 1, capped)", got)
+	}
+}
