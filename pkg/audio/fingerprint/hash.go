@@ -27,6 +27,9 @@ const (
 	// HashBits is the width of a hash key: 9 bits anchor frequency, 7 bits
 	// frequency difference, 6 bits time difference.
 	HashBits = 22
+	// keyMask keeps the key bits of Hash.Key; the bit above them is
+	// StrongBit.
+	keyMask = 1<<HashBits - 1
 
 	peakDT     = 2  // peak neighbourhood half-width in frames
 	peakDF     = 16 // and in bins
@@ -34,6 +37,11 @@ const (
 	densityW   = 10 // half-width in frames of the window PeaksPerSecond applies to
 	maxTarget  = 63 // TargetDT limit from the key layout
 )
+
+// StrongBit is set in the Key of a query hash (Options.StrongPeaksPerSecond)
+// whose two peaks are both among the strongest: the hashes a sparser query
+// would have. It is not part of the key: lookups mask it off.
+const StrongBit uint32 = 1 << 31
 
 // FrameSeconds is the duration of one time unit of a Hash.
 const FrameSeconds = float64(hop) / float64(SampleRate)
@@ -63,17 +71,24 @@ type Options struct {
 	// still matches. Meant for queries: it triples their hashes, not the
 	// index.
 	Spread bool
+	// StrongPeaksPerSecond, when positive, marks (StrongBit) the hashes
+	// whose anchor and target both stay under this tighter cap. Match
+	// judges a candidate by those too: a dense query finds more of a noisy
+	// clip's music but also lifts every other track's chance score, and
+	// the strong hashes' runner-up stays as low as a sparse query's.
+	StrongPeaksPerSecond float64
 }
 
 // IndexOptions are for catalog tracks; QueryOptions for clips and videos.
 var (
 	IndexOptions = Options{PeaksPerSecond: 18, FanOut: 6, TargetDT: 20, TargetDF: 96}
-	QueryOptions = Options{PeaksPerSecond: 60, FanOut: 20, TargetDT: 20, TargetDF: 96, Spread: true}
+	QueryOptions = Options{PeaksPerSecond: 60, FanOut: 20, TargetDT: 20, TargetDF: 96, Spread: true, StrongPeaksPerSecond: 40}
 )
 
 type peak struct {
-	t, f int32
-	v    float32
+	t, f   int32
+	v      float32
+	strong bool // within StrongPeaksPerSecond
 }
 
 // Fingerprinter computes hashes with reusable buffers. It is not safe for
@@ -176,7 +191,8 @@ func (fp *Fingerprinter) findPeaks(frames int) {
 // lie within a one-second window centred on it. A centred window (rather
 // than fixed blocks) makes the choice independent of where a clip starts.
 func (fp *Fingerprinter) thin() {
-	limit := int(math.Ceil(fp.opts.PeaksPerSecond * float64(2*densityW+1) * FrameSeconds))
+	perWindow := func(perSecond float64) int { return int(math.Ceil(perSecond * float64(2*densityW+1) * FrameSeconds)) }
+	limit, strong := perWindow(fp.opts.PeaksPerSecond), perWindow(fp.opts.StrongPeaksPerSecond)
 	c := fp.cands
 	fp.peaks = fp.peaks[:0]
 	lo, hi := 0, 0
@@ -194,6 +210,7 @@ func (fp *Fingerprinter) thin() {
 			}
 		}
 		if stronger < limit {
+			p.strong = stronger < strong
 			fp.peaks = append(fp.peaks, p)
 		}
 	}
@@ -218,12 +235,16 @@ func (fp *Fingerprinter) pair(dst []Hash) []Hash {
 			if dt < 1 || df > int32(o.TargetDF) || df < -int32(o.TargetDF) || (df < fQ && df > -fQ) {
 				continue
 			}
-			dst = append(dst, Hash{Key: makeKey(a.f, df, dt), Time: uint32(a.t)})
+			flag := uint32(0)
+			if a.strong && b.strong {
+				flag = StrongBit
+			}
+			dst = append(dst, Hash{Key: makeKey(a.f, df, dt) | flag, Time: uint32(a.t)})
 			if o.Spread {
 				if dt > 1 {
-					dst = append(dst, Hash{Key: makeKey(a.f, df, dt-1), Time: uint32(a.t)})
+					dst = append(dst, Hash{Key: makeKey(a.f, df, dt-1) | flag, Time: uint32(a.t)})
 				}
-				dst = append(dst, Hash{Key: makeKey(a.f, df, dt+1), Time: uint32(a.t)})
+				dst = append(dst, Hash{Key: makeKey(a.f, df, dt+1) | flag, Time: uint32(a.t)})
 			}
 			n++
 		}

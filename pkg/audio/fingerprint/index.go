@@ -48,6 +48,7 @@ func (ix *Index) Seconds() float64 {
 }
 
 func (ix *Index) postings(key uint32) []uint32 {
+	key &= keyMask
 	return ix.posts[ix.starts[key]:ix.starts[key+1]]
 }
 
@@ -94,7 +95,7 @@ func (b *Builder) Add(id string, seconds float64, hashes []Hash) error {
 	b.ids[id] = true
 	b.tracks = append(b.tracks, Track{ID: id, Start: b.end, Frames: frames})
 	for _, h := range hashes {
-		b.pairs = append(b.pairs, uint64(h.Key)<<32|uint64(b.end+h.Time))
+		b.pairs = append(b.pairs, uint64(h.Key&keyMask)<<32|uint64(b.end+h.Time))
 	}
 	b.end += frames + trackGap
 	return nil

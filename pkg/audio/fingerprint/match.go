@@ -13,8 +13,13 @@ type Candidate struct {
 	// frameCap per query frame).
 	Score int
 	// Ratio is Score over the best score of any other track (at least 1),
-	// the query's own measure of how high unrelated music scores.
+	// the query's own measure of how high unrelated music scores. When the
+	// query marks strong hashes (StrongBit) it is the larger of that and
+	// the same ratio over the strong hashes alone, as long as those reach
+	// MinScore by themselves.
 	Ratio float64
+	// StrongScore is Score counting only the query's strong hashes.
+	StrongScore int
 	// TrackOffset is the track time (seconds) that the query's time 0
 	// aligns with; negative when the query starts before the track.
 	TrackOffset float64
@@ -233,27 +238,31 @@ func (m *matcher) windows(tol, minRaw int, bias int64) []window {
 // harmonics at every time difference, which would pile dozens of votes onto
 // one frame of any track holding the same chord; capped, only matching
 // onsets spread over time add up. It also returns the query span covered.
-func (m *matcher) alignedScore(query []Hash, lo, hi int) (n int, first, last uint32) {
+func (m *matcher) alignedScore(query []Hash, lo, hi int) (n, strong int, first, last uint32) {
 	m.qs = m.qs[:0]
 	for _, v := range m.votes[lo:hi] {
 		m.qs = append(m.qs, uint32(v))
 	}
 	slices.Sort(m.qs) // query hash indexes: time order, duplicates adjacent
 	first, last = query[m.qs[0]].Time, query[m.qs[len(m.qs)-1]].Time
-	perFrame := 0
+	perFrame, strongPerFrame := 0, 0
 	for i, qi := range m.qs {
 		if i > 0 && qi == m.qs[i-1] {
 			continue
 		}
 		if i > 0 && query[qi].Time != query[m.qs[i-1]].Time {
-			perFrame = 0
+			perFrame, strongPerFrame = 0, 0
 		}
 		if perFrame < frameCap {
 			n++
 			perFrame++
 		}
+		if query[qi].Key&StrongBit != 0 && strongPerFrame < frameCap {
+			strong++
+			strongPerFrame++
+		}
 	}
-	return n, first, last
+	return n, strong, first, last
 }
 
 // frameCap bounds how many aligned hashes one query anchor frame adds.
@@ -263,6 +272,8 @@ func (ix *Index) rank(m *matcher, query []Hash, wins []window, o MatchOptions, q
 	slices.SortFunc(wins, func(a, b window) int { return b.raw - a.raw })
 	best := map[string]int{}
 	var all []Candidate
+	cut := 0                      // the raw count of the first window skipped
+	strongest := map[string]int{} // each track's best strong score
 	for _, w := range wins {
 		// Raw counts bound scores from above: once the raw count cannot
 		// reach the MaxCandidates+1 best tracks so far (the last of which is
@@ -270,20 +281,23 @@ func (ix *Index) rank(m *matcher, query []Hash, wins []window, o MatchOptions, q
 		// answer, and with thousands of tracks seen (relaxed thresholds
 		// against a large index) looking at the rest would cost seconds.
 		if len(all) > o.MaxCandidates && w.raw < all[o.MaxCandidates].Score {
+			cut = w.raw
 			break
 		}
 		t, ok := ix.track(w.offset + qFrames/2)
 		if !ok {
 			continue
 		}
-		score, first, last := m.alignedScore(query, w.lo, w.hi)
+		score, strong, first, last := m.alignedScore(query, w.lo, w.hi)
 		c := Candidate{
 			TrackID:     t.ID,
 			Score:       score,
+			StrongScore: strong,
 			TrackOffset: float64(w.offset-int64(t.Start)) * FrameSeconds,
 			QueryStart:  float64(first) * FrameSeconds,
 			QueryEnd:    float64(last) * FrameSeconds,
 		}
+		strongest[t.ID] = max(strongest[t.ID], strong)
 		if i, ok := best[t.ID]; ok {
 			if all[i].Score < c.Score {
 				all[i] = c
@@ -297,6 +311,17 @@ func (ix *Index) rank(m *matcher, query []Hash, wins []window, o MatchOptions, q
 			best[c.TrackID] = i
 		}
 	}
+	// The strong runner-up: the best strong score of another track. A
+	// window the raw bound skipped holds fewer strong hashes than its raw
+	// count, which is below cut.
+	strong1, strong2 := 0, 0
+	for _, s := range strongest {
+		if s > strong1 {
+			strong1, strong2 = s, strong1
+		} else if s > strong2 {
+			strong2 = s
+		}
+	}
 	var out []Candidate
 	for i, c := range all {
 		other := 0
@@ -306,6 +331,14 @@ func (ix *Index) rank(m *matcher, query []Hash, wins []window, o MatchOptions, q
 			other = all[0].Score
 		}
 		c.Ratio = float64(c.Score) / float64(max(other, 1))
+		if c.StrongScore >= o.MinScore {
+			otherStrong := strong1
+			if strongest[c.TrackID] == strong1 {
+				otherStrong = strong2
+			}
+			otherStrong = max(otherStrong, cut)
+			c.Ratio = max(c.Ratio, float64(c.StrongScore)/float64(max(otherStrong, 1)))
+		}
 		if c.Score >= o.MinScore && c.Ratio >= o.MinRatio && len(out) < o.MaxCandidates {
 			out = append(out, c)
 		}

@@ -54,10 +54,11 @@ func TestVotePruningExact(t *testing.T) {
 			if h.Time < from || h.Time >= from+860 || r.Float64() < 0.5 {
 				continue
 			}
-			query = append(query, Hash{Key: h.Key, Time: uint32(max(0, int(h.Time-from)+r.IntN(3)-1))})
+			// Some hashes are marked strong, as a QueryOptions query's are.
+			query = append(query, Hash{Key: h.Key | StrongBit*uint32(r.IntN(2)), Time: uint32(max(0, int(h.Time-from)+r.IntN(3)-1))})
 		}
 		for range 100 + r.IntN(2000) {
-			query = append(query, Hash{Key: uint32(r.IntN(keys)), Time: uint32(r.IntN(860))})
+			query = append(query, Hash{Key: uint32(r.IntN(keys)) | StrongBit*uint32(r.IntN(2)), Time: uint32(r.IntN(860))})
 		}
 		sortHashes(query)
 		for _, o := range opts {

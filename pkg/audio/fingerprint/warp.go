@@ -121,6 +121,7 @@ var coarseCells = warpCells(warpCoarseStep)
 func coarseSample(query []Hash) []Hash {
 	var out []Hash
 	for _, h := range query {
+		h.Key &= keyMask
 		if 2*(h.Key>>13) >= warpCoarseMaxBin {
 			continue
 		}
@@ -147,6 +148,7 @@ func (w Warp) apply(dst, query []Hash, tol, rel float64) []Hash {
 	inv := math.Exp2(-w.Semitones / 12) // track frequency over query frequency
 	lo, hi := math.Exp2(-rel/12), math.Exp2(rel/12)
 	for _, h := range query {
+		h.Key &= keyMask
 		q := float64(h.Key >> 13)
 		d := float64(h.Key >> 6 & 127)
 		dt := float64(h.Key & 63)
