@@ -176,7 +176,7 @@ func TestLicensePageInBrowser(t *testing.T) {
 	for _, width := range []int64{375, 1280} {
 		f := render("/v/"+id, width, "license-"+strconv.FormatInt(width, 10)+".png")
 		for _, want := range []string{"Valid license", e.tracks[1].DisplayName(), "Artist", "creator-channel-4711",
-			"Client enterprise", id, e.tracks[1].ID, "24 November 2026", "No expiry", "recorded in the Music Catalog license registry"} {
+			"Client enterprise", id, e.tracks[1].ID, e.start.Format("2 January 2006"), "No expiry", "recorded in the Music Catalog license registry"} {
 			if !strings.Contains(f.Text, want) {
 				t.Errorf("%d px: visible text lacks %q", width, want)
 			}

@@ -54,11 +54,17 @@ type generateBody struct {
 // licenseEnv is the devserver wiring with a catalog (track 3 is
 // enterprise-only, see publishTestCatalog) and a manual clock for the
 // license service, so quota windows and Retry-After are exact.
+//
+// The clock stands at 22:59:30 UTC of the day after the real one: the
+// store hides expired items by the real time, so the service's clock must
+// not fall behind it (a fixed date made the 60-s idempotency lease look
+// expired as soon as that date had passed).
 type licenseEnv struct {
 	d      *Deps
 	c      *apitest.Client
 	creds  DemoCredentials
 	clock  *clock.Manual
+	start  time.Time // where clock started
 	tracks []*catalog.Track
 }
 
@@ -66,11 +72,15 @@ func newLicenseEnv(t *testing.T) *licenseEnv {
 	t.Helper()
 	d, creds := newTestDeps(t)
 	cat := publishTestCatalog(t, d)
-	clk := clock.NewManual(time.Date(2026, 11, 24, 22, 59, 30, 0, time.UTC))
+	start := time.Now().UTC().Truncate(24 * time.Hour).Add(24*time.Hour + 22*time.Hour + 59*time.Minute + 30*time.Second)
+	clk := clock.NewManual(start)
 	d.Clock = clk
 	d.newLicensing()
-	return &licenseEnv{d: d, c: apitest.New(t, d.LocalHandler()), creds: creds, clock: clk, tracks: cat.Tracks()}
+	return &licenseEnv{d: d, c: apitest.New(t, d.LocalHandler()), creds: creds, clock: clk, start: start, tracks: cat.Tracks()}
 }
+
+// created is the clock's start as the API writes created_at.
+func (e *licenseEnv) created() string { return e.start.Format(time.RFC3339) }
 
 // newClient creates a partner client and returns its key.
 func (e *licenseEnv) newClient(t *testing.T, plan identity.Plan, scopes []string, q identity.Quotas) (identity.Client, string) {
@@ -243,7 +253,7 @@ func TestLicenseErrorRows(t *testing.T) {
 		Used     int    `json:"used"`
 		ResetsAt string `json:"resets_at"`
 	}
-	if err := json.Unmarshal(b.Error.Details, &d); err != nil || d.Window != "daily" || d.Limit != 1 || d.Used != 1 || d.ResetsAt != "2026-11-25T00:00:00Z" {
+	if err := json.Unmarshal(b.Error.Details, &d); err != nil || d.Window != "daily" || d.Limit != 1 || d.Used != 1 || d.ResetsAt != e.start.Truncate(24*time.Hour).Add(24*time.Hour).Format(time.RFC3339) {
 		t.Errorf("throttled details %s", b.Error.Details)
 	}
 	if n := e.count(t, key); n != 1 {
@@ -271,7 +281,7 @@ func TestLicenseGenerateAndRepeat(t *testing.T) {
 	l := a.License
 	if len(l.LicenseID) != 32 || l.LicenseURL != l.LicenseID || l.TrackID != e.tracks[1].ID ||
 		l.TrackName != e.tracks[1].DisplayName() || l.ArtistName != "Artist" || l.UserID != "creator-9" ||
-		l.ProjectName == nil || *l.ProjectName != "Launch video" || l.ExpiresAt != nil || l.CreatedAt != "2026-11-24T22:59:30Z" {
+		l.ProjectName == nil || *l.ProjectName != "Launch video" || l.ExpiresAt != nil || l.CreatedAt != e.created() {
 		t.Errorf("license %+v", l)
 	}
 	if a.Usage.DailyUsed != 1 || a.Usage.MonthlyUsed != 1 || a.Usage.DailyLimit != 1000 || a.Usage.MonthlyLimit != 30000 {
@@ -499,7 +509,7 @@ func TestLicensePage(t *testing.T) {
 	}
 	for _, want := range []string{`<html lang="en">`, `name="viewport"`, "<main", "<header", "<footer",
 		"Sakura Drive (Instrumental)", "Artist", "channel-&lt;b&gt;&amp;co", "Episode 12 &lt;script&gt;",
-		c.Name, id, e.tracks[1].ID, `datetime="2026-11-24T22:59:30Z"`, "24 November 2026", "No expiry",
+		c.Name, id, e.tracks[1].ID, `datetime="` + e.created() + `"`, e.start.Format("2 January 2006"), "No expiry",
 		"recorded in the Music Catalog license registry", "/v/" + id + ".json"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
@@ -518,7 +528,7 @@ func TestLicensePage(t *testing.T) {
 	if r.Status != 200 || r.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" ||
 		m["license_id"] != id || m["status"] != "valid" || m["licensee"] != "channel-<b>&co" || m["issued_by"] != c.Name ||
 		m["track_name"] != "Sakura Drive (Instrumental)" || m["project_name"] != "Episode 12 <script>alert(1)</script>" ||
-		!strings.HasSuffix(m["page_url"].(string), "/v/"+id) || m["created_at"] != "2026-11-24T22:59:30Z" {
+		!strings.HasSuffix(m["page_url"].(string), "/v/"+id) || m["created_at"] != e.created() {
 		t.Errorf("page JSON: %d %s", r.Status, r.Body)
 	}
 	if strings.Contains(string(r.Body), c.ID) || strings.Contains(string(r.Body), key) {

@@ -34,8 +34,7 @@
 // less the closeness to what the request excludes. The tracks closest in
 // meaning are candidates whatever words they hold. A genre's or
 // subgenre's vector also holds the centroid of its tracks' own words, so
-// a catalog that never names its facets still teaches what they mean; the
-// zero-shot facet match reads genres and subgenres the same way.
+// a catalog that never names its facets still teaches what they mean.
 //
 // The package never imports an adapter: the catalog comes through
 // catalog.Source and the caller's playlists through the PlaylistFinder port.

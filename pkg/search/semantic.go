@@ -208,7 +208,6 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 		}
 		si.vocals[i] = vocalsIndex(f.vocals)
 	}
-	mixFacetCentroids(si, ix)
 	si.combos(ix)
 	return si, nil
 }
@@ -295,10 +294,8 @@ const (
 	// wMood2 discounts the secondary mood against the main one.
 	wMood2 = 0.8
 	// wTrackVec is the share of the track-vector cosine in the semantic
-	// score; the rest is the facet match. 0.8 → 0.7 with the facet
-	// match's genres and subgenres read by their tracks too
-	// (mixFacetCentroids; README, Search).
-	wTrackVec = 0.7
+	// score; the rest is the facet match.
+	wTrackVec = 0.8
 )
 
 func dot(a, b []float32) float32 {
