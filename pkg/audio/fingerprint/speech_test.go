@@ -16,14 +16,7 @@ import (
 func TestSongUnderNarration(t *testing.T) {
 	audiotest.RequireEspeak(t)
 	tracks := loadNamed(t, "battle-epic", "knolls", "wanderer", "elvish-theme")
-	b := fingerprint.NewBuilder()
-	fp := fingerprint.New(fingerprint.IndexOptions)
-	for _, tr := range tracks {
-		if err := b.Add(tr.name, tr.pcm.Seconds(), fp.Fingerprint(tr.pcm)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix := b.Build()
+	ix, _, _ := buildIndex(t, tracks, func(int) bool { return true })
 	c := narratedCase{track: 0, voice: 0, trackStart: 20, levelDB: -8, seed: 6}
 	pcm := renderNarrated(t, tracks, c)
 	st := ix.Timeline(fingerprint.New(fingerprint.QueryOptions).Fingerprint(pcm), fingerprint.TimelineOptions{Music: musicdetect.Detect(pcm, musicdetect.Options{})})
@@ -56,14 +49,7 @@ func TestSongUnderNarration(t *testing.T) {
 func TestNarratedSongStart(t *testing.T) {
 	audiotest.RequireEspeak(t)
 	tracks := loadNamed(t, "breaking_the_chains", "knolls", "weight_of_revenge", "northerners")
-	b := fingerprint.NewBuilder()
-	fp := fingerprint.New(fingerprint.IndexOptions)
-	for _, tr := range tracks {
-		if err := b.Add(tr.name, tr.pcm.Seconds(), fp.Fingerprint(tr.pcm)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix := b.Build()
+	ix, _, _ := buildIndex(t, tracks, func(int) bool { return true })
 	qfp := fingerprint.New(fingerprint.QueryOptions)
 	onTime := 0
 	for seed := uint64(1); seed <= 8; seed++ {
