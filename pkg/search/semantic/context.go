@@ -1,0 +1,385 @@
+package semantic
+
+import (
+	"bytes"
+	"context"
+	"strings"
+)
+
+// Reading a request in context (EmbedQuery): what a word means depends
+// on its neighbours.
+//
+//   - A phrase is read before its words, with its fillers (articles,
+//     possessives, WordNet's "one's") skipped and its first or last word
+//     in any inflection ("letting my hair down" is "let hair down"); two
+//     words written as one word or hyphenated are one ("trap door" is
+//     trapdoor, "soul searching" soul-searching).
+//   - A word whose music sense is a homonym of an everyday word (house,
+//     rock, soul, trap, organ, bass…; FlagHomonym) means its music sense
+//     only in musical context: another music word in the request ("punk
+//     rock", "soul singer", "organ and choir"), the word alone ("house"),
+//     or the word after descriptors of music only ("energetic rock").
+//     Otherwise it means the everyday sense whose WordNet gloss, synonyms
+//     and hypernyms share most words with the request (a Lesk overlap),
+//     or failing any overlap its most frequent everyday sense.
+//   - A feeling comes before a topic's associations: when a request names
+//     a feeling (FlagFeeling: WordNet's feelings and emotions and the
+//     adjectives of them) beside words that carry moods only by
+//     association, those words' moods count feelingTopic of their weight
+//     ("grieving my old dog" is sad, not playful).
+
+// Context is what the request reading knows of a word or phrase beyond
+// its meaning: its flags and, for a homonym, its everyday senses.
+type Context struct {
+	Flags  uint8
+	Senses []Sense // most frequent first
+}
+
+// Sense is one everyday sense of a homonym: its meaning and the words its
+// gloss, synonyms and hypernyms are written with (its Lesk signature).
+type Sense struct {
+	Entry     Entry
+	Signature []string
+}
+
+// Context flags.
+const (
+	// FlagFeeling marks a word or idiom that names a feeling.
+	FlagFeeling uint8 = 1 << iota
+	// FlagMusic marks a music word: a homonym beside it is read in its
+	// music sense.
+	FlagMusic
+	// FlagHomonym marks a word whose written (music) meaning counts only
+	// in musical context.
+	FlagHomonym
+)
+
+func appendContext(data *bytes.Buffer, c Context) {
+	data.WriteByte(c.Flags)
+	data.WriteByte(byte(min(len(c.Senses), 255)))
+	for _, s := range c.Senses[:min(len(c.Senses), 255)] {
+		appendEntry(data, s.Entry)
+		n := min(len(s.Signature), 255)
+		data.WriteByte(byte(n))
+		for _, w := range s.Signature[:n] {
+			w = w[:min(len(w), 255)]
+			data.WriteByte(byte(len(w)))
+			data.WriteString(w)
+		}
+	}
+}
+
+// fillers are the words a phrase is read without when they are not its
+// first word: "heart in my throat" is "heart in throat", WordNet's "let
+// one's hair down" is "let hair down".
+var fillers = map[string]bool{"a": true, "an": true, "the": true, "my": true, "your": true, "his": true,
+	"her": true, "our": true, "their": true, "its": true, "one": true, "someone": true, "somebody": true, "something": true}
+
+// PhraseKey is the key a phrase of tokens is written and looked up under:
+// its words less the fillers after the first.
+func PhraseKey(toks []string) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(toks[0])
+	for _, t := range toks[1:] {
+		if !fillers[t] {
+			b.WriteByte(' ')
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}
+
+// feelingTopic is how much a word's moods count beside a feeling word
+// when it names none itself.
+const feelingTopic = 0.25
+
+// descriptorShare is the share of a word's meaning (squared weights) in
+// the mood, energy and tempo anchors that makes it a descriptor of
+// music ("energetic", "sad", "slow").
+const descriptorShare = 0.8
+
+// affectNames are the anchors a topic carries moods on by association:
+// moods, energy and tempo, and the use cases that are moods by another
+// name (comedy, party, kids).
+var affectNames = strings.Fields("happy uplifting energetic playful hopeful romantic calm peaceful dreamy sad " +
+	"melancholic dark tense mysterious epic aggressive nostalgic sensual triumphant scary lonely warm loud soft fast slow " +
+	"comedy party kids")
+
+// reading is one reading of a request: a phrase, a word or a stopword.
+type reading struct {
+	rec, rec2 []byte // meaning (rec2: a compound's second word)
+	lo, hi    int    // token span
+	ctx       []byte // context record, or nil
+}
+
+func (u *reading) flags() uint8 {
+	if len(u.ctx) == 0 {
+		return 0
+	}
+	return u.ctx[0]
+}
+
+// phrase finds the longest phrase (2..maxPhrase words, fillers skipped)
+// starting at toks[i]: its record, context record and the index after
+// it. With variants, its first and last words may be inflected and two
+// words may be one written as one or hyphenated.
+func (e *Embedder) phrase(toks []string, i int, variants bool) (rec, ctx []byte, end int) {
+	var words [maxPhrase]string
+	var ends [maxPhrase]int
+	words[0], ends[0] = toks[i], i+1
+	n := 1
+	for j := i + 1; j < len(toks) && n < maxPhrase; j++ {
+		if !fillers[toks[j]] {
+			words[n], ends[n] = toks[j], j+1
+			n++
+		}
+	}
+	for k := n; k >= 2; k-- {
+		key := strings.Join(words[:k], " ")
+		if rec := e.words.find(key); rec != nil {
+			return rec, e.contexts.findRaw(key), ends[k-1]
+		}
+		if !variants {
+			continue
+		}
+		for _, f := range Morph(words[0]) {
+			key := f + " " + strings.Join(words[1:k], " ")
+			if rec := e.words.find(key); rec != nil {
+				return rec, e.contexts.findRaw(key), ends[k-1]
+			}
+		}
+		for _, f := range Morph(words[k-1]) {
+			key := strings.Join(words[:k-1], " ") + " " + f
+			if rec := e.words.find(key); rec != nil {
+				return rec, e.contexts.findRaw(key), ends[k-1]
+			}
+		}
+		if k == 2 && ends[1] == i+2 && !IsStopword(words[0]) && !IsStopword(words[1]) {
+			for _, key := range [2]string{words[0] + "-" + words[1], words[0] + words[1]} {
+				if rec := e.lookup(key); rec != nil {
+					return rec, e.contexts.findRaw(key), i + 2
+				}
+			}
+		}
+	}
+	return nil, nil, 0
+}
+
+// units reads toks into phrases and words, longest phrase first; with
+// query, phrases in their variants and stopwords too (a stopword such as
+// "song" is still a music word).
+func (e *Embedder) units(toks []string, query bool) []reading {
+	var us []reading
+	for i := 0; i < len(toks); {
+		if rec, ctx, end := e.phrase(toks, i, query); rec != nil {
+			us = append(us, reading{rec: rec, lo: i, hi: end, ctx: ctx})
+			i = end
+			continue
+		}
+		t := toks[i]
+		u := reading{lo: i, hi: i + 1}
+		switch {
+		case IsStopword(t):
+			if query {
+				u.ctx = e.contextOf(t)
+				us = append(us, u)
+			}
+		case e.lookup(t) != nil:
+			u.rec, u.ctx = e.lookup(t), e.contextOf(t)
+			us = append(us, u)
+		default:
+			if a, b := e.compound(t); a != nil {
+				u.rec, u.rec2 = a, b
+				us = append(us, u)
+			} else if strings.ContainsRune(t, '-') {
+				for _, s := range e.units(Tokens(strings.ReplaceAll(t, "-", " ")), query) {
+					s.lo, s.hi = i, i+1
+					us = append(us, s)
+				}
+			}
+		}
+		i++
+	}
+	return us
+}
+
+// contextOf is the context record of a word or of a base form of it.
+func (e *Embedder) contextOf(w string) []byte {
+	if c := e.contexts.findRaw(w); c != nil {
+		return c
+	}
+	for _, f := range Morph(w) {
+		if c := e.contexts.findRaw(f); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// EmbedQuery returns the unit vector of a request read in context (see
+// above), or nil when no word of it is known.
+func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error) {
+	toks := Tokens(text)
+	us := e.units(toks, true)
+	var content []int
+	for k := range us {
+		if us[k].rec != nil {
+			content = append(content, k)
+		}
+	}
+	if len(content) == 0 {
+		return nil, nil
+	}
+	for pos, k := range content {
+		if us[k].flags()&FlagHomonym != 0 && us[k].hi == us[k].lo+1 && !e.musicContext(us, content, k, pos) {
+			us[k].rec, us[k].rec2 = e.everyday(us[k].ctx, toks, us[k].lo), nil
+		}
+	}
+	feeling, topic := false, false
+	for _, k := range content {
+		if us[k].flags()&FlagFeeling != 0 {
+			feeling = true
+		} else if us[k].rec != nil {
+			topic = true
+		}
+	}
+	v := make([]float32, len(e.anchors))
+	tmp := make([]float32, len(e.anchors))
+	for _, k := range content {
+		u := &us[k]
+		if u.rec == nil {
+			continue
+		}
+		if !feeling || !topic || u.flags()&FlagFeeling != 0 {
+			addRec(v, u.rec, 1)
+			if u.rec2 != nil {
+				addRec(v, u.rec2, 1)
+			}
+			continue
+		}
+		clear(tmp)
+		addRec(tmp, u.rec, 1)
+		if u.rec2 != nil {
+			addRec(tmp, u.rec2, 1)
+		}
+		for d, x := range tmp {
+			if e.affect[d] {
+				x *= feelingTopic
+			}
+			v[d] += x
+		}
+	}
+	return unit(v), nil
+}
+
+// musicContext reports whether the homonym at us[k] (the pos-th content
+// unit) is read in its music sense: another music word in the request,
+// the word alone, or the word last after descriptors of music only.
+func (e *Embedder) musicContext(us []reading, content []int, k, pos int) bool {
+	for j := range us {
+		if j != k && us[j].flags()&FlagMusic != 0 {
+			return true
+		}
+	}
+	if len(content) == 1 {
+		return true
+	}
+	if pos != len(content)-1 {
+		return false
+	}
+	for _, j := range content[:pos] {
+		if !e.descriptor(us[j].rec) || us[j].rec2 != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// descriptor reports whether a word's meaning lies mostly on the mood,
+// energy and tempo anchors.
+func (e *Embedder) descriptor(rec []byte) bool {
+	var all, aff float32
+	for j := range int(rec[1]) {
+		a, x := rec[2+2*j], float32(rec[3+2*j])
+		all += x * x
+		if int(a) < len(e.affect) && e.affect[a] && !e.useCase[a] {
+			aff += x * x
+		}
+	}
+	return all > 0 && aff >= descriptorShare*all
+}
+
+// everyday returns the meaning (an entry record, possibly of no anchors)
+// of the everyday sense of the homonym at toks[at] whose signature shares
+// most words with the rest of the request; the first sense when none
+// shares any.
+func (e *Embedder) everyday(ctx []byte, toks []string, at int) []byte {
+	forms := map[string]bool{}
+	for j, t := range toks {
+		if j == at || IsStopword(t) {
+			continue
+		}
+		forms[t] = true
+		for _, f := range Morph(t) {
+			forms[f] = true
+		}
+	}
+	var best []byte
+	bestOverlap := -1
+	eachSense(ctx, func(rec []byte, sig [][]byte) {
+		overlap := 0
+		for _, w := range sig {
+			s := string(w)
+			if forms[s] {
+				overlap++
+				continue
+			}
+			for _, f := range Morph(s) {
+				if forms[f] {
+					overlap++
+					break
+				}
+			}
+		}
+		if overlap > bestOverlap {
+			best, bestOverlap = rec, overlap
+		}
+	})
+	if best == nil {
+		return emptyRec
+	}
+	return best
+}
+
+// emptyRec is the record of a meaning with no anchors.
+var emptyRec = []byte{0, 0}
+
+// eachSense calls fn with each sense of a context record: its entry
+// record and its signature words.
+func eachSense(ctx []byte, fn func(rec []byte, sig [][]byte)) {
+	if len(ctx) < 2 {
+		return
+	}
+	n, b := int(ctx[1]), ctx[2:]
+	for range n {
+		if len(b) < 2 || len(b) < 2+2*int(b[1])+1 {
+			return
+		}
+		rec := b[:2+2*int(b[1])]
+		b = b[len(rec):]
+		m := int(b[0])
+		b = b[1:]
+		sig := make([][]byte, 0, m)
+		for range m {
+			if len(b) < 1 || len(b) < 1+int(b[0]) {
+				return
+			}
+			sig = append(sig, b[1:1+b[0]])
+			b = b[1+b[0]:]
+		}
+		fn(rec, sig)
+	}
+}
