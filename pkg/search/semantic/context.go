@@ -142,22 +142,29 @@ func (e *Embedder) phrase(toks []string, i int, variants bool) (rec, ctx []byte,
 		if rec := e.words.find(key); rec != nil {
 			return rec, e.contexts.findRaw(key), ends[k-1]
 		}
-		if !variants {
+		if !variants || contentWords(words[:k]) < 2 { // "horns in" is not "horn in"
 			continue
 		}
+		// An inflected phrase is read whole when it is written (an idiom)
+		// or holds a homonym; a phrase WordNet merely lists ("island
+		// hopping") leaves its words their meaning.
+		homonym := e.holdsFlag(words[:k], FlagHomonym)
 		for _, f := range Morph(words[0]) {
 			key := f + " " + strings.Join(words[1:k], " ")
-			if rec := e.words.find(key); rec != nil {
+			if rec := e.words.find(key); rec != nil && (homonym || rec[0] == 255) {
 				return rec, e.contexts.findRaw(key), ends[k-1]
 			}
 		}
 		for _, f := range Morph(words[k-1]) {
 			key := strings.Join(words[:k-1], " ") + " " + f
-			if rec := e.words.find(key); rec != nil {
+			if rec := e.words.find(key); rec != nil && (homonym || rec[0] == 255) {
 				return rec, e.contexts.findRaw(key), ends[k-1]
 			}
 		}
-		if k == 2 && ends[1] == i+2 && !IsStopword(words[0]) && !IsStopword(words[1]) {
+		// A homonym written apart from its compound ("trap door" is a
+		// trapdoor, "soul searching" soul-searching); other pairs keep
+		// their words ("island hopping" is islands first).
+		if k == 2 && ends[1] == i+2 && !IsStopword(words[0]) && !IsStopword(words[1]) && homonym {
 			for _, key := range [2]string{words[0] + "-" + words[1], words[0] + words[1]} {
 				if rec := e.lookup(key); rec != nil {
 					return rec, e.contexts.findRaw(key), i + 2
@@ -168,6 +175,16 @@ func (e *Embedder) phrase(toks []string, i int, variants bool) (rec, ctx []byte,
 	return nil, nil, 0
 }
 
+func contentWords(ws []string) int {
+	n := 0
+	for _, w := range ws {
+		if !IsStopword(w) {
+			n++
+		}
+	}
+	return n
+}
+
 // units reads toks into phrases and words, longest phrase first; with
 // query, phrases in their variants and stopwords too (a stopword such as
 // "song" is still a music word).
@@ -175,6 +192,14 @@ func (e *Embedder) units(toks []string, query bool) []reading {
 	var us []reading
 	for i := 0; i < len(toks); {
 		if rec, ctx, end := e.phrase(toks, i, query); rec != nil {
+			if query && (len(ctx) == 0 || ctx[0]&FlagMusic == 0) && e.holdsFlag(toks[i:end], FlagMusic) {
+				// "female vocals": a phrase of a music word is one
+				c := []byte{FlagMusic, 0}
+				if len(ctx) > 0 {
+					c[0] |= ctx[0]
+				}
+				ctx = c
+			}
 			us = append(us, reading{rec: rec, lo: i, hi: end, ctx: ctx})
 			i = end
 			continue
@@ -204,6 +229,16 @@ func (e *Embedder) units(toks []string, query bool) []reading {
 		i++
 	}
 	return us
+}
+
+// holdsFlag reports whether one of words has flag f.
+func (e *Embedder) holdsFlag(words []string, f uint8) bool {
+	for _, w := range words {
+		if c := e.contextOf(w); len(c) > 0 && c[0]&f != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // contextOf is the context record of a word or of a base form of it.
@@ -238,12 +273,16 @@ func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error)
 			us[k].rec, us[k].rec2 = e.everyday(us[k].ctx, toks, us[k].lo), nil
 		}
 	}
-	feeling, topic := false, false
+	// A topic is a word that names no feeling and is no descriptor
+	// itself ("crying" is one).
+	feeling, topic := false, make([]bool, len(us))
+	anyTopic := false
 	for _, k := range content {
-		if us[k].flags()&FlagFeeling != 0 {
+		switch {
+		case us[k].flags()&FlagFeeling != 0:
 			feeling = true
-		} else if us[k].rec != nil {
-			topic = true
+		case us[k].rec != nil && !e.descriptor(us[k].rec):
+			topic[k], anyTopic = true, true
 		}
 	}
 	v := make([]float32, len(e.anchors))
@@ -253,7 +292,7 @@ func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error)
 		if u.rec == nil {
 			continue
 		}
-		if !feeling || !topic || u.flags()&FlagFeeling != 0 {
+		if !feeling || !anyTopic || !topic[k] {
 			addRec(v, u.rec, 1)
 			if u.rec2 != nil {
 				addRec(v, u.rec2, 1)

@@ -211,7 +211,7 @@ func contexts(lx *lexicon, db *wordnet, cur map[string]vec, music map[string]boo
 		if isFeelingWord(db, feel, w) {
 			flag(key, semantic.FlagFeeling)
 		}
-		if first := db.senses[w][0]; first[0] == 'n' && music[first] {
+		if musicWord(lx, db, music, w, key) {
 			flag(key, semantic.FlagMusic)
 		}
 	}
@@ -230,9 +230,9 @@ func contexts(lx *lexicon, db *wordnet, cur map[string]vec, music map[string]boo
 		if _, inWN := db.senses[w]; !inWN && !strings.Contains(w, " ") && musicAnchor[argmax(v)] && share(v, musicAnchor) >= musicShare {
 			flag(w, semantic.FlagMusic)
 		}
-		// A written word that means a mood names a feeling ("lonely",
-		// "missing", "heartbroken").
-		if !strings.Contains(w, " ") && share(v, moodAnchor) >= feelingShare {
+		// A written adjective that means a mood names a feeling
+		// ("lonely", "missing", "heartbroken").
+		if !strings.Contains(w, " ") && adjective(db, w) && share(v, moodAnchor) >= feelingShare {
 			flag(w, semantic.FlagFeeling)
 		}
 	}
@@ -274,7 +274,7 @@ func contexts(lx *lexicon, db *wordnet, cur map[string]vec, music map[string]boo
 // style name (on @musicanchors) or a feeling (on @moodanchors).
 const (
 	musicShare   = 0.5
-	feelingShare = 0.75
+	feelingShare = 0.85
 )
 
 func share(v vec, on []bool) float64 {
@@ -289,6 +289,38 @@ func share(v vec, on []bool) float64 {
 		return 0
 	}
 	return in / all
+}
+
+// adjective: the word's commonest part of speech in WordNet (most senses
+// tagged) is the adjective.
+func adjective(db *wordnet, w string) bool {
+	best, pos := -1, ""
+	for _, k := range db.senses[w] {
+		if n := db.tagged[w+" "+k[:1]]; n > best {
+			best, pos = n, k[:1]
+		}
+	}
+	return pos == "a"
+}
+
+// musicWord: the word's first sense is music ("guitar", "choir"), or it
+// is written for a style or an instrument and one of its senses is music
+// ("jazz", whose first sense in WordNet is empty talk).
+func musicWord(lx *lexicon, db *wordnet, music map[string]bool, w, key string) bool {
+	ks := db.senses[w]
+	if music[ks[0]] && ks[0][0] == 'n' {
+		return true
+	}
+	v, written := lx.words[key]
+	if !written || !slices.Contains(lx.musicAnchors, lx.anchors[argmax(v)]) {
+		return false
+	}
+	for _, k := range ks {
+		if music[k] && k[0] == 'n' {
+			return true
+		}
+	}
+	return false
 }
 
 func argmax(v vec) int {

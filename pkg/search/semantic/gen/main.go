@@ -109,7 +109,7 @@ type lexicon struct {
 	// idioms read through a gloss written in plain words.
 	// "@moodanchors", the anchors a feeling word's meaning lies on.
 	homonyms, musicWords, musicAnchors, moodAnchors []string
-	idiomGloss                         map[string][]string
+	idiomGloss                                      map[string][]string
 }
 
 func readLexicon(path string) (*lexicon, error) {
@@ -375,9 +375,9 @@ const (
 	steps       = 2    // relation steps the meanings spread
 	stepDecay   = 0.6  // each step counts this much of the previous
 	minMass     = 0.45 // evidence a derived word needs to be kept
-	// minMassPhrase is the evidence a WordNet phrase needs: less, since
-	// a phrase read as a whole is better than its words read apart
-	// ("rock bottom" is not rock).
+	// minMassPhrase is the evidence a WordNet phrase holding a homonym
+	// needs: less, since it read whole is better than its words read
+	// apart ("rock bottom" is not rock, "organ donor" no organ music).
 	minMassPhrase = 0.1
 	maxSenses     = 6   // senses of a word that count
 	topAnchors    = 10  // entries kept per word
@@ -518,7 +518,7 @@ func spread(lx *lexicon, db *wordnet) (map[string]semantic.Entry, map[string]vec
 				v.add(sv, 1/float64(r+1))
 			}
 		}
-		if m := v.norm(); m >= minMass || strings.Contains(key, " ") && m >= minMassPhrase {
+		if m := v.norm(); m >= minMass || m >= minMassPhrase && holdsHomonym(key, homonym) {
 			out[key] = entry(v, derivedConf*min(1, m)*polysemyDiscount(len(db.senses[w])))
 		}
 	}
@@ -534,6 +534,21 @@ func spread(lx *lexicon, db *wordnet) (map[string]semantic.Entry, map[string]vec
 		lx.facets[name] = v.unit()
 	}
 	return out, cur, music
+}
+
+// holdsHomonym reports whether a phrase (several words, or a hyphenated
+// or closed compound of them: "soul-searching") has a homonym for a word.
+func holdsHomonym(key string, homonym map[string]bool) bool {
+	ws := strings.FieldsFunc(key, func(r rune) bool { return r == ' ' || r == '-' })
+	if len(ws) < 2 {
+		return false
+	}
+	for _, w := range ws {
+		if homonym[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // addIdioms writes each "@idiom" line's meaning: its gloss's words read
