@@ -256,6 +256,7 @@ func contexts(lx *lexicon, db *wordnet, cur map[string]vec, music map[string]boo
 			}
 			s := semantic.Sense{Signature: signature(db, k, h)}
 			if v, ok := cur[k]; ok && v.norm() > 0 {
+				v = without(v, lx.words[h])
 				s.Entry = entry(v, derivedConf*min(1, v.norm()))
 			}
 			c.Senses = append(c.Senses, s)
@@ -321,6 +322,25 @@ func musicWord(lx *lexicon, db *wordnet, music map[string]bool, w, key string) b
 		}
 	}
 	return false
+}
+
+// without is v less its component along the music meaning m (negative
+// parts dropped): an everyday sense keeps nothing of the music sense its
+// WordNet neighbours lent it ("organ" the body part is no organ music).
+func without(v, m vec) vec {
+	if m == nil {
+		return v
+	}
+	u := m.unit()
+	var d float64
+	for i := range v {
+		d += v[i] * u[i]
+	}
+	out := make(vec, len(v))
+	for i := range v {
+		out[i] = max(0, v[i]-d*u[i])
+	}
+	return out
 }
 
 func argmax(v vec) int {
