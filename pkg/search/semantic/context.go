@@ -225,6 +225,10 @@ func (e *Embedder) units(toks []string, query bool) []reading {
 					s.lo, s.hi = i, i+1
 					us = append(us, s)
 				}
+			} else if query {
+				if u.ctx = e.contextOf(t); u.ctx != nil { // a music word of no meaning of its own ("mic")
+					us = append(us, u)
+				}
 			}
 		}
 		i++
