@@ -111,6 +111,7 @@ var affectNames = strings.Fields("happy uplifting energetic playful hopeful roma
 
 // reading is one reading of a request: a phrase, a word or a stopword.
 type reading struct {
+	word      string // the token, for a one-word reading
 	rec, rec2 []byte // meaning (rec2: a compound's second word)
 	lo, hi    int    // token span
 	ctx       []byte // context record, or nil
@@ -206,7 +207,7 @@ func (e *Embedder) units(toks []string, query bool) []reading {
 			continue
 		}
 		t := toks[i]
-		u := reading{lo: i, hi: i + 1}
+		u := reading{word: t, lo: i, hi: i + 1}
 		switch {
 		case IsStopword(t):
 			if query {
@@ -330,6 +331,10 @@ func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error)
 	return unit(v), nil
 }
 
+// maxAloneWith is how many other words (fillers aside) a homonym is
+// still alone with ("some house please").
+const maxAloneWith = 2
+
 // musicContext reports whether the homonym at us[k] (the pos-th content
 // unit) is read in its music sense: another music word in the request,
 // the word alone, or the word last after descriptors of music only.
@@ -339,8 +344,14 @@ func (e *Embedder) musicContext(us []reading, content []int, k, pos int) bool {
 			return true
 		}
 	}
-	if len(content) == 1 {
-		return true
+	if len(content) == 1 { // alone, unless in a sentence ("like the world is against me")
+		others := 0
+		for j := range us {
+			if j != k && !fillers[us[j].word] {
+				others++
+			}
+		}
+		return others <= maxAloneWith
 	}
 	if pos != len(content)-1 {
 		return false

@@ -59,6 +59,10 @@ func TestHomonymNeedsMusicalContext(t *testing.T) {
 			}
 		}
 	}
+	// A homonym alone is the facet's name; alone in a sentence it is not.
+	if a, s := weight(t, e, "world", "world"), weight(t, e, "like the world is against me", "world"); a < 0.5 || s > a/3 {
+		t.Errorf("world alone %.2f, in a sentence %.2f", a, s)
+	}
 	// The plain embedding (a track's text) still reads the written sense.
 	v, _ := e.Embed(t.Context(), "moving into our first house together")
 	if v[slices.Index(e.Anchors(), "house")] < 0.2 {
