@@ -212,8 +212,9 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 		flat[b] += math.Exp(logs.log()/n) / (e/n + 1e-12)
 		energy[b] += e
 		floor := slices.Max(cur[lo:hi]) * peakFloor
-		clearHeld.frame(f, cur, lo, hi, floor)
-		faintHeld.frame(f, cur, lo, hi, floor)
+		markPeaks(cur, lo, hi, floor, clearHeld, faintHeld)
+		clearHeld.frame(f, lo, hi)
+		faintHeld.frame(f, lo, hi)
 	}
 	// Power of a full-scale sine through the Hann window is (N/4)²·2.
 	ref := float64(size) * float64(size) / 8
@@ -273,14 +274,25 @@ func newHolds(bins, frames int, prominence float32) *holds {
 	return &holds{prominence: prominence, peak: make([]bool, bins), run: make([]int, bins), count: make([]float64, frames)}
 }
 
-// frame takes the power spectrum of frame f, searching bins [lo, hi).
-// A partial counts from the frame it has been held heldFrames frames,
-// credited half that many frames earlier – to the middle of its evidence.
-func (h *holds) frame(f int, p []float32, lo, hi int, floor float32) {
+// markPeaks marks, for both trackers, the peaks of the power spectrum p in
+// bins [lo, hi) above floor that stand each one's prominence over the bins
+// two away – one pass, as they share the local-maximum test.
+func markPeaks(p []float32, lo, hi int, floor float32, a, b *holds) {
 	for k := lo; k < hi; k++ {
 		v := p[k]
-		h.peak[k] = v > floor && v > p[k-1] && v >= p[k+1] && v > h.prominence*p[k-2] && v > h.prominence*p[k+2]
+		if !(v > floor && v > p[k-1] && v >= p[k+1]) {
+			a.peak[k], b.peak[k] = false, false
+			continue
+		}
+		side := max(p[k-2], p[k+2])
+		a.peak[k], b.peak[k] = v > a.prominence*side, v > b.prominence*side
 	}
+}
+
+// frame advances the runs with frame f's peaks (markPeaks) in [lo, hi).
+// A partial counts from the frame it has been held heldFrames frames,
+// credited half that many frames earlier – to the middle of its evidence.
+func (h *holds) frame(f, lo, hi int) {
 	at := max(0, f-heldFrames/2)
 	for k := lo; k < hi; k++ {
 		if !h.peak[k-1] && !h.peak[k] && !h.peak[k+1] {

@@ -30,13 +30,20 @@ type fftTables struct {
 	// rev is the bit-reversal permutation of n/2 (where complex sample i
 	// goes before the in-place butterflies).
 	rev []int32
-	// stageCos, stageSin hold, per stage of width 8, 16, … n/2, the
-	// twiddles e^(−2πij/width) for j < width/2 (stages 2 and 4 have
-	// trivial ones).
-	stageCos, stageSin [][]float64
+	// stages are the butterfly passes after the first (sub-transforms of
+	// 4 points, whose twiddles are trivial): radix-4 while four
+	// sub-transforms fit, then one radix-2 if a factor of 2 is left.
+	stages []fftStage
 	// splitCos, splitSin: e^(−2πik/n) for k ≤ n/2, the twiddles that
 	// separate the even and odd samples' spectra.
 	splitCos, splitSin []float64
+}
+
+// fftStage joins sub-transforms of l points into ones of radix·l points;
+// cos[r−1], sin[r−1] hold the twiddles e^(−2πi·r·j/(radix·l)) for j < l.
+type fftStage struct {
+	l, radix int
+	cos, sin [3][]float64
 }
 
 var tablesBySize sync.Map // int -> *fftTables
@@ -59,12 +66,20 @@ func newFFTTables(n int) *fftTables {
 	for i := range t.rev {
 		t.rev[i] = int32(bits.Reverse32(uint32(i)) >> shift)
 	}
-	for w := 8; w <= m; w *= 2 {
-		c, s := make([]float64, w/2), make([]float64, w/2)
-		for j := range c {
-			s[j], c[j] = math.Sincos(-2 * math.Pi * float64(j) / float64(w))
+	for l := 4; l < m; {
+		st := fftStage{l: l, radix: 4}
+		if 4*l > m {
+			st.radix = 2
 		}
-		t.stageCos, t.stageSin = append(t.stageCos, c), append(t.stageSin, s)
+		for r := 1; r < st.radix && r <= 3; r++ {
+			c, s := make([]float64, l), make([]float64, l)
+			for j := range c {
+				s[j], c[j] = math.Sincos(-2 * math.Pi * float64(r*j) / float64(st.radix*l))
+			}
+			st.cos[r-1], st.sin[r-1] = c, s
+		}
+		t.stages = append(t.stages, st)
+		l *= st.radix
 	}
 	for k := range t.splitCos {
 		t.splitSin[k], t.splitCos[k] = math.Sincos(-2 * math.Pi * float64(k) / float64(n))
@@ -101,17 +116,11 @@ func (s *spectrum) power(dst []float32, samples []float32, a int) {
 		re[k], im[k], re[k+2], im[k+2] = ar+cr, ai+ci, ar-cr, ai-ci
 		re[k+1], im[k+1], re[k+3], im[k+3] = br+di, bi-dr, br-di, bi+dr
 	}
-	for st, w := 0, 8; w <= m; st, w = st+1, w*2 {
-		h := w / 2
-		wc, ws := s.stageCos[st][:h], s.stageSin[st][:h]
-		for k := 0; k < m; k += w {
-			lr, li, hr, hi := re[k:k+h], im[k:k+h], re[k+h:k+w], im[k+h:k+w]
-			for j := range lr {
-				tr := wc[j]*hr[j] - ws[j]*hi[j]
-				ti := wc[j]*hi[j] + ws[j]*hr[j]
-				hr[j], hi[j] = lr[j]-tr, li[j]-ti
-				lr[j], li[j] = lr[j]+tr, li[j]+ti
-			}
+	for _, st := range s.stages {
+		if st.radix == 2 {
+			radix2(re, im, st)
+		} else {
+			radix4(re, im, st)
 		}
 	}
 	// X[k] = E[k] + e^(−2πik/n)·O[k], with E and O the spectra of the even
@@ -131,5 +140,44 @@ func (s *spectrum) power(dst []float32, samples []float32, a int) {
 		xr := er + s.splitCos[k]*or - s.splitSin[k]*oi
 		xi := ei + s.splitCos[k]*oi + s.splitSin[k]*or
 		dst[k] = float32(xr*xr + xi*xi)
+	}
+}
+
+// radix4 joins each four sub-transforms A0…A3 of st.l points – in
+// bit-reversed order, so of the samples ≡ 0, 2, 1, 3 mod 4 – into one:
+// with t_r the one of residue r times e^(−2πi·r·j/4l), X[j+q·l] =
+// Σ_r (−i)^(qr)·t_r.
+func radix4(re, im []float64, st fftStage) {
+	l := st.l
+	c1, s1, c2, s2, c3, s3 := st.cos[0][:l], st.sin[0][:l], st.cos[1][:l], st.sin[1][:l], st.cos[2][:l], st.sin[2][:l]
+	for k := 0; k+4*l <= len(re); k += 4 * l {
+		r0, i0 := re[k:k+l], im[k:k+l]
+		r2, i2 := re[k+l:k+2*l], im[k+l:k+2*l]
+		r1, i1 := re[k+2*l:k+3*l], im[k+2*l:k+3*l]
+		r3, i3 := re[k+3*l:k+4*l], im[k+3*l:k+4*l]
+		for j := range r0 {
+			t1r, t1i := c1[j]*r1[j]-s1[j]*i1[j], c1[j]*i1[j]+s1[j]*r1[j]
+			t2r, t2i := c2[j]*r2[j]-s2[j]*i2[j], c2[j]*i2[j]+s2[j]*r2[j]
+			t3r, t3i := c3[j]*r3[j]-s3[j]*i3[j], c3[j]*i3[j]+s3[j]*r3[j]
+			ar, ai, br, bi := r0[j]+t2r, i0[j]+t2i, r0[j]-t2r, i0[j]-t2i
+			cr, ci, dr, di := t1r+t3r, t1i+t3i, t1r-t3r, t1i-t3i
+			r0[j], i0[j], r1[j], i1[j] = ar+cr, ai+ci, ar-cr, ai-ci
+			r2[j], i2[j], r3[j], i3[j] = br+di, bi-dr, br-di, bi+dr
+		}
+	}
+}
+
+// radix2 joins each two sub-transforms of st.l points into one.
+func radix2(re, im []float64, st fftStage) {
+	l := st.l
+	wc, ws := st.cos[0][:l], st.sin[0][:l]
+	for k := 0; k+2*l <= len(re); k += 2 * l {
+		lr, li, hr, hi := re[k:k+l], im[k:k+l], re[k+l:k+2*l], im[k+l:k+2*l]
+		for j := range lr {
+			tr := wc[j]*hr[j] - ws[j]*hi[j]
+			ti := wc[j]*hi[j] + ws[j]*hr[j]
+			hr[j], hi[j] = lr[j]-tr, li[j]-ti
+			lr[j], li[j] = lr[j]+tr, li[j]+ti
+		}
 	}
 }

@@ -18,7 +18,7 @@ func TestSpectrumMatchesDSP(t *testing.T) {
 		x := 0.3*math.Sin(2*math.Pi*440*float64(i)/11025) + 0.01*math.Sin(2*math.Pi*3001.7*float64(i)/11025)
 		samples[i] = float32(x + 0.05*rng.NormFloat64())
 	}
-	for _, size := range []int{8, 256, 4096} {
+	for _, size := range []int{8, 16, 256, 512, 4096} {
 		ref := dsp.NewSpectrum(size)
 		want := make([]float32, ref.Bins())
 		frame := make([]float32, size)
