@@ -27,9 +27,11 @@ type spectrum struct {
 type fftTables struct {
 	n   int
 	win []float64 // Hann window of n
-	// rev is the bit-reversal permutation of n/2 (where complex sample i
-	// goes before the in-place butterflies).
-	rev []int32
+	// rev is the bit-reversal permutation of n/2: complex work sample j
+	// starts as frame samples 2·rev[j] and 2·rev[j]+1, weighted by
+	// winRe[j] and winIm[j] – a sequential pass over the work samples.
+	rev          []int32
+	winRe, winIm []float64
 	// stages are the butterfly passes after the first (sub-transforms of
 	// 4 points, whose twiddles are trivial): radix-4 while four
 	// sub-transforms fit, then one radix-2 if a factor of 2 is left.
@@ -63,8 +65,10 @@ func newFFTTables(n int) *fftTables {
 	m := n / 2
 	t := &fftTables{n: n, win: dsp.Hann(n), rev: make([]int32, m), splitCos: make([]float64, m+1), splitSin: make([]float64, m+1)}
 	shift := 32 - bits.TrailingZeros(uint(m))
-	for i := range t.rev {
-		t.rev[i] = int32(bits.Reverse32(uint32(i)) >> shift)
+	t.winRe, t.winIm = make([]float64, m), make([]float64, m)
+	for j := range t.rev {
+		i := int32(bits.Reverse32(uint32(j)) >> shift)
+		t.rev[j], t.winRe[j], t.winIm[j] = i, t.win[2*i], t.win[2*i+1]
 	}
 	for l := 4; l < m; {
 		st := fftStage{l: l, radix: 4}
@@ -94,9 +98,10 @@ func (s *spectrum) power(dst []float32, samples []float32, a int) {
 	re, im, win := s.re[:m], s.im[:m], s.win[:2*m]
 	if a >= 0 && a+2*m <= len(samples) {
 		frame := samples[a : a+2*m]
-		for i, j := range s.rev {
-			re[j] = float64(frame[2*i]) * win[2*i]
-			im[j] = float64(frame[2*i+1]) * win[2*i+1]
+		wr, wi := s.winRe[:m], s.winIm[:m]
+		for j, i := range s.rev {
+			pair := frame[2*i : 2*i+2]
+			re[j], im[j] = float64(pair[0])*wr[j], float64(pair[1])*wi[j]
 		}
 	} else {
 		at := func(i int) float64 {
@@ -105,8 +110,8 @@ func (s *spectrum) power(dst []float32, samples []float32, a int) {
 			}
 			return 0
 		}
-		for i, j := range s.rev {
-			re[j], im[j] = at(2*i), at(2*i+1)
+		for j, i := range s.rev {
+			re[j], im[j] = at(2*int(i)), at(2*int(i)+1)
 		}
 	}
 	// Widths 2 and 4 as one radix-4 butterfly (twiddles 1 and −i).
