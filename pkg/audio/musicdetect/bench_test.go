@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"musiccatalog/pkg/cputime"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/audiotest"
@@ -99,22 +98,13 @@ func BenchmarkDetect(b *testing.B) {
 		p = audiotest.KeyPiece(rate, 60, 2, false, 1)
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Self()
 	for range b.N {
 		musicdetect.Detect(p, musicdetect.Options{})
 	}
 	perMin := float64(b.N) * p.Seconds() / 60
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/perMin, "ms/min-audio")
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/perMin, "ms-cpu/min-audio")
-}
-
-// cpuTime is the CPU time (user and system) the process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Self()-cpu0).Microseconds())/1000/perMin, "ms-cpu/min-audio")
 }
 
 // halvesReport measures, for the tuning and held-out halves of the issue-16
