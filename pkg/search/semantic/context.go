@@ -3,6 +3,7 @@ package semantic
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -327,6 +328,9 @@ func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error)
 			}
 			v[d] += x
 		}
+	}
+	if !slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
+		return nil, nil // only everyday senses music has no word for
 	}
 	return unit(v), nil
 }

@@ -235,3 +235,63 @@ func TestContextRecordRoundTrip(t *testing.T) {
 		t.Errorf("house beside firm: the firm sense (nothing), got warm %.2f", w)
 	}
 }
+
+// FuzzEmbedQuery: any request reads into nothing or a unit vector, never
+// a panic or a NaN (phrases, fillers, hyphens, homonyms, idioms).
+func FuzzEmbedQuery(f *testing.F) {
+	for _, s := range []string{"rock bottom", "letting my hair down", "a-trap door-house", "the the the house",
+		"on pins and needles", "bass-fishing rock'n'roll", "my my my", "soul-searching house music", ""} {
+		f.Add(s)
+	}
+	e, err := Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, err := e.EmbedQuery(t.Context(), text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v == nil {
+			return
+		}
+		var s float64
+		for _, x := range v {
+			if x != x || x < 0 {
+				t.Fatalf("%q: component %v", text, x)
+			}
+			s += float64(x) * float64(x)
+		}
+		if s < 0.98 || s > 1.02 {
+			t.Fatalf("%q: |v|² = %.3f", text, s)
+		}
+	})
+}
+
+// TestNothingMusicalIsNil: a request whose words are all everyday senses
+// with no music meaning reads as nothing (nil), as Embed's unknown words do.
+func TestNothingMusicalIsNil(t *testing.T) {
+	words := map[string]Entry{"house": {Anchors: []uint8{0}, Weights: []float32{1}, Conf: 1},
+		"cold": {Anchors: []uint8{1}, Weights: []float32{1}, Conf: 1}}
+	ctxs := map[string]Context{
+		"house": {Flags: FlagHomonym | FlagMusic, Senses: []Sense{{Signature: []string{"dwelling"}}}},
+		"cold":  {Flags: FlagHomonym | FlagMusic, Senses: []Sense{{Signature: []string{"weather"}}}},
+	}
+	e, err := New(Encode([]string{"house", "cold"}, words, nil, ctxs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two homonyms are each other's musical context.
+	if v, _ := e.EmbedQuery(t.Context(), "cold house"); v == nil {
+		t.Error("cold house: two homonyms read each other as music")
+	}
+	ctxs["cold"] = Context{Senses: []Sense{{Signature: []string{"weather"}}}}
+	words["cold"] = Entry{}
+	e, err = New(Encode([]string{"house", "cold"}, words, nil, ctxs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := e.EmbedQuery(t.Context(), "moving into our house in the cold"); v != nil {
+		t.Errorf("everyday senses only: %v, want nil", v)
+	}
+}
