@@ -341,7 +341,8 @@ const maxAloneWith = 2
 
 // musicContext reports whether the homonym at us[k] (the pos-th content
 // unit) is read in its music sense: another music word in the request,
-// the word alone, or the word last after descriptors of music only.
+// the word alone, the word first and asked for a purpose ("… for …"), or
+// the word last after descriptors of music only.
 func (e *Embedder) musicContext(us []reading, content []int, k, pos int) bool {
 	for j := range us {
 		if j != k && us[j].flags()&FlagMusic != 0 {
@@ -356,6 +357,11 @@ func (e *Embedder) musicContext(us []reading, content []int, k, pos int) bool {
 			}
 		}
 		return others <= maxAloneWith
+	}
+	// Asked for by purpose: the request's first word is the homonym and
+	// "for" follows it ("rock for the gym", "house for a pool party").
+	if pos == 0 && k+1 < len(us) && us[k+1].word == "for" {
+		return true
 	}
 	if pos != len(content)-1 {
 		return false
