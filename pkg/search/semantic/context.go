@@ -98,6 +98,10 @@ func PhraseKey(toks []string) string {
 // scaling the topic's other anchors too cost the judged set 0.006).
 const feelingTopic = 0.1
 
+// occasionNames are the use-case anchors.
+var occasionNames = strings.Fields("study sleep workout party wedding travel trailer horror nature kids comedy sports " +
+	"gaming night summer city space christmas action drama fashion tech ceremony meditation")
+
 // descriptorShare is the share of a word's meaning (squared weights) in
 // the mood, energy and tempo anchors that makes it a descriptor of
 // music ("energetic", "sad", "slow").
@@ -287,9 +291,14 @@ func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error)
 		return nil, nil
 	}
 	for pos, k := range content {
-		if us[k].flags()&FlagHomonym != 0 && us[k].hi == us[k].lo+1 && !e.musicContext(us, content, k, pos) {
-			us[k].rec, us[k].rec2 = e.everyday(us[k].ctx, toks, us[k].lo), nil
+		if us[k].flags()&FlagHomonym == 0 || us[k].hi != us[k].lo+1 || e.musicContext(us, content, k, pos) {
+			continue
 		}
+		rec, overlap := e.everyday(us[k].ctx, toks, us[k].lo)
+		if overlap == 0 && pos == 0 && pos+1 < len(content) && content[1] == k+1 && e.occasionWord(us[k+1].rec) {
+			continue // "rock workout", "pop party": a style for an occasion
+		}
+		us[k].rec, us[k].rec2 = rec, nil
 	}
 	// A topic is a word that names no feeling and is no descriptor
 	// itself ("crying" is one).
@@ -381,7 +390,7 @@ func (e *Embedder) descriptor(rec []byte) bool {
 	for j := range int(rec[1]) {
 		a, x := rec[2+2*j], float32(rec[3+2*j])
 		all += x * x
-		if int(a) < len(e.affect) && e.affect[a] && !e.useCase[a] {
+		if int(a) < len(e.affect) && e.affect[a] && !e.moodCase[a] {
 			aff += x * x
 		}
 	}
@@ -390,9 +399,9 @@ func (e *Embedder) descriptor(rec []byte) bool {
 
 // everyday returns the meaning (an entry record, possibly of no anchors)
 // of the everyday sense of the homonym at toks[at] whose signature shares
-// most words with the rest of the request; the first sense when none
-// shares any.
-func (e *Embedder) everyday(ctx []byte, toks []string, at int) []byte {
+// most words with the rest of the request, and how many; the first sense
+// when none shares any.
+func (e *Embedder) everyday(ctx []byte, toks []string, at int) ([]byte, int) {
 	forms := map[string]bool{}
 	for j, t := range toks {
 		if j == at || IsStopword(t) {
@@ -425,9 +434,19 @@ func (e *Embedder) everyday(ctx []byte, toks []string, at int) []byte {
 		}
 	})
 	if best == nil {
-		return emptyRec
+		return emptyRec, 0
 	}
-	return best
+	return best, bestOverlap
+}
+
+// occasionWord reports whether a word's strongest anchor is a use case
+// (an occasion, an activity, a medium: "workout", "party", "wedding").
+func (e *Embedder) occasionWord(rec []byte) bool {
+	if rec == nil || rec[1] == 0 {
+		return false
+	}
+	a := int(rec[2]) // entries are written strongest first
+	return a < len(e.occasion) && e.occasion[a]
 }
 
 // emptyRec is the record of a meaning with no anchors.

@@ -27,7 +27,9 @@ type Embedder struct {
 	// affect marks the mood, energy and tempo anchors and the use cases
 	// that are moods by another name (useCase): what a topic carries by
 	// association (context.go).
-	affect, useCase []bool
+	affect, moodCase []bool
+	// occasion marks the use-case anchors (occasionNames).
+	occasion []bool
 }
 
 var (
@@ -50,10 +52,12 @@ func New(b []byte) (*Embedder, error) {
 	}
 	sum := sha256.Sum256(b)
 	e := &Embedder{anchors: anchors, facets: facets, words: words, contexts: contexts,
-		id: fmt.Sprintf("offline-lexicon/%x", sum[:8]), affect: make([]bool, len(anchors)), useCase: make([]bool, len(anchors))}
+		id: fmt.Sprintf("offline-lexicon/%x", sum[:8]), affect: make([]bool, len(anchors)), moodCase: make([]bool, len(anchors)),
+		occasion: make([]bool, len(anchors))}
 	for i, a := range anchors {
 		e.affect[i] = slices.Contains(affectNames, a)
-		e.useCase[i] = a == "comedy" || a == "party" || a == "kids"
+		e.moodCase[i] = a == "comedy" || a == "party" || a == "kids"
+		e.occasion[i] = slices.Contains(occasionNames, a)
 	}
 	return e, nil
 }
