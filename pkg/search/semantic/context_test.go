@@ -296,3 +296,29 @@ func TestNothingMusicalIsNil(t *testing.T) {
 		t.Errorf("everyday senses only: %v, want nil", v)
 	}
 }
+
+// BenchmarkEmbedQuery prints what reading a new request in context costs
+// against embedding it word by word (a request is read once per snapshot
+// and cached by its normalized text).
+func BenchmarkEmbedQuery(b *testing.B) {
+	e, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs := []string{"moving into our first house together", "punk rock for a skate session",
+		"letting my hair down on a friday night", "grieving my old dog", "a juke joint in the mississippi delta",
+		"calm piano for studying", "epic trailer music", "bass fishing on a quiet lake"}
+	for _, c := range []struct {
+		name string
+		fn   func(string)
+	}{
+		{"context", func(s string) { _, _ = e.EmbedQuery(b.Context(), s) }},
+		{"words", func(s string) { _, _ = e.Embed(b.Context(), s) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				c.fn(reqs[i%len(reqs)])
+			}
+		})
+	}
+}
