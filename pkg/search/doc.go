@@ -24,8 +24,10 @@
 //
 // Beside BM25, by-text ranks by meaning (semantic.go): a TextEmbedder
 // (offline by default: package semantic, a situation lexicon spread over
-// WordNet) turns the request's words and every track's own text into
-// vectors over music concepts; the track vectors are computed when the
+// WordNet) turns the request's words (read in context when the embedder
+// can: a homonym of a music word, a feeling beside a topic, an idiom) and
+// every track's own text into vectors over music concepts; the track
+// vectors are computed when the
 // text index is built and ship with it in the snapshot. A track's
 // semantic score mixes its vector's cosine with the request's content
 // (its voice words go to the vocals facet) and how close the request is
