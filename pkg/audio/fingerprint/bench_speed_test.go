@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"musiccatalog/pkg/audio/audiotest"
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/cputime"
 )
 
 // The speed and pitch benchmark (issue 16 item 2). Run it with
@@ -201,18 +201,6 @@ func BenchmarkSpeedPitch(b *testing.B) {
 	fmt.Print(report.String())
 }
 
-// threadCPU is the calling thread's CPU time (user and system).
-func threadCPU(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// rusageThread is Linux's RUSAGE_THREAD.
-const rusageThread = 1
-
 func median(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
@@ -247,12 +235,12 @@ func BenchmarkMatchWarped100h(b *testing.B) {
 			// the cost, whatever the machine's load does to wall time.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			found, cpu0 := 0, threadCPU(b)
+			found, cpu0 := 0, cputime.Thread()
 			for b.Loop() {
 				found = len(ix.MatchWarped(h, fingerprint.MatchOptions{}))
 			}
 			b.ReportMetric(float64(found), "found")
-			b.ReportMetric(float64((threadCPU(b)-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Thread()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
