@@ -32,7 +32,7 @@ const (
 	// contrast is taken over; voiceContrastCap (log power, ~13 dB) caps one
 	// bin's contribution so that a single loud partial is no comb.
 	voiceContrastBins = 10
-	voiceContrastCap  = 3.0
+	voiceContrastCap  = 6.0
 	// voiceMinSalience is the least comb score (0..1) of a voiced frame.
 	voiceMinSalience = 0.3
 	// voiceLinkSemitones is the largest f0 step between linked frames.
@@ -50,9 +50,18 @@ const (
 	voiceMaxFlat   = 0.4
 	// voiceMaskBins is the least half-width of a masked harmonic (the
 	// window's main lobe); a gliding harmonic is smeared further, by what
-	// it moves over the window, up to voiceMaskMaxBins.
-	voiceMaskBins    = 2
-	voiceMaskMaxBins = 8
+	// it moves over the window.
+	voiceMaskBins = 2
+	// voiceDepth (log power, ~4 dB) is how far a masked harmonic goes
+	// below the level beside it: where the voice smears over its whole
+	// band the level beside a harmonic is still the voice's.
+	voiceDepth = 1.0
+	// voiceEdgeFrames: frames this close to a voice track are masked with
+	// its comb (half the window).
+	voiceEdgeFrames = fftSize / hop / 2
+	// voiceSearch is how far (a share of the harmonic's frequency, about
+	// an eighth of a semitone) a harmonic's loudest bin is looked for.
+	voiceSearch = 0.008
 )
 
 // voiceState holds the suppression's tables and scratch.
@@ -190,44 +199,88 @@ func (v *voiceState) voiced() {
 	}
 }
 
-// mask lowers the harmonics of the voiced frames in norm to the level at
-// their sides.
+// mask lowers the harmonics of the voiced frames in norm below the level at
+// their sides. A frame within voiceEdgeFrames of a voice track whose own
+// comb was not found (its window still holds the voice's start or end, or
+// the ends of two syllables) is masked with the nearest track frame's comb
+// on either side.
 func (v *voiceState) mask(norm []float32, frames int) {
 	for f := range frames {
-		c := v.track[f]
-		if c < 0 {
+		row := norm[f*nBins : (f+1)*nBins]
+		if v.track[f] >= 0 {
+			v.maskAt(row, f, frames)
 			continue
 		}
-		// The glide over the window: f0 change per frame, from the
-		// neighbouring voiced frames.
-		glide := 0.0
-		if f > 0 && v.track[f-1] >= 0 {
-			glide = math.Abs(v.f0[v.track[f-1]] - v.f0[c])
+		for d := 1; d <= voiceEdgeFrames; d++ {
+			if f-d >= 0 && v.track[f-d] >= 0 {
+				v.maskAt(row, f-d, frames)
+				break
+			}
 		}
-		if f+1 < frames && v.track[f+1] >= 0 {
-			glide = max(glide, math.Abs(v.f0[v.track[f+1]]-v.f0[c]))
+		for d := 1; d <= voiceEdgeFrames; d++ {
+			if f+d < frames && v.track[f+d] >= 0 {
+				v.maskAt(row, f+d, frames)
+				break
+			}
 		}
-		row := norm[f*nBins : (f+1)*nBins]
-		p := v.f0[c]
-		for k := 1; float64(k)*p < maxBin; k++ {
-			centre := int(math.Round(float64(k)*p)) - minBin
-			// The window spans fftSize/hop frames; the harmonic moves k·glide
-			// bins a frame.
-			hw := min(voiceMaskMaxBins, voiceMaskBins+int(math.Round(float64(k)*glide*fftSize/hop/2)))
-			lo, hi := centre-hw, centre+hw
-			if hi < 0 || lo >= nBins {
-				continue
+	}
+}
+
+// maskAt masks row with the comb of voiced frame at.
+func (v *voiceState) maskAt(row []float32, at, frames int) {
+	c := v.track[at]
+	// The glide: f0 change per frame, from the neighbouring voiced frames.
+	glide := 0.0
+	if at > 0 && v.track[at-1] >= 0 {
+		glide = math.Abs(v.f0[v.track[at-1]] - v.f0[c])
+	}
+	if at+1 < frames && v.track[at+1] >= 0 {
+		glide = max(glide, math.Abs(v.f0[v.track[at+1]]-v.f0[c]))
+	}
+	maskComb(row, v.f0[c], glide)
+}
+
+// maskComb lowers the harmonics of f0 p (fractional FFT bins) gliding by
+// glide bins a frame in row below the lower of the levels just outside
+// each, by voiceDepth at the edges and a little more towards the centre (a
+// flat floor would be a row of tied peaks); what is already below stays.
+// Each harmonic is centred on the loudest bin within voiceSearch of k·p,
+// and p refined from them: the comb's f0 is on a grid and, under a glide,
+// a little off, which puts the high harmonics bins away.
+func maskComb(row []float32, p, glide float64) {
+	// p is refined harmonic by harmonic from the loudest bins found
+	// (least squares through the origin: Σk·x / Σk²).
+	var kx, kk float64
+	for k := 1; float64(k)*p < maxBin; k++ {
+		want := int(math.Round(float64(k)*p)) - minBin
+		r := 1 + int(float64(k)*p*voiceSearch)
+		centre := want
+		for b := max(0, want-r); b <= min(nBins-1, want+r); b++ {
+			if centre < 0 || centre >= nBins || row[b] > row[centre] {
+				centre = b
 			}
-			side := float32(math.Inf(1))
-			if lo-1 >= 0 {
-				side = row[lo-1]
-			}
-			if hi+1 < nBins {
-				side = min(side, row[hi+1])
-			}
-			for b := max(lo, 0); b <= min(hi, nBins-1); b++ {
-				row[b] = min(row[b], side)
-			}
+		}
+		kx += float64(k) * float64(centre+minBin)
+		kk += float64(k * k)
+		p = kx / kk
+		// The window spans fftSize/hop frames; the harmonic moves k·glide
+		// bins a frame, so it is smeared over k·glide·fftSize/hop bins, up
+		// to its neighbours' halfway points.
+		hw := min(int(p/2), voiceMaskBins+int(math.Round(float64(k)*glide*fftSize/hop/2)))
+		lo, hi := centre-hw, centre+hw
+		if hi < 0 || lo >= nBins {
+			continue
+		}
+		side := float32(math.Inf(1))
+		if lo-1 >= 0 {
+			side = row[lo-1]
+		}
+		if hi+1 < nBins {
+			side = min(side, row[hi+1])
+		}
+		for b := max(lo, 0); b <= min(hi, nBins-1); b++ {
+			d := hw - max(b-centre, centre-b)
+			row[b] = min(row[b], side-voiceDepth-0.01*float32(d))
 		}
 	}
 }
