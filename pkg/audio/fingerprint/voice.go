@@ -29,8 +29,9 @@ const (
 	voiceHarmonics = 10
 	voiceDecay     = 0.9
 	// voiceContrastBins is the half-width of the local mean a bin's
-	// contrast is taken over; voiceContrastCap (log power, ~13 dB) caps one
-	// bin's contribution so that a single loud partial is no comb.
+	// contrast is taken over; voiceContrastCap (log power, ~26 dB) caps one
+	// bin's contribution so that a single loud partial is no comb. At 13 dB
+	// a chord's comb tied a louder voice's and the track hopped to it.
 	voiceContrastBins = 10
 	voiceContrastCap  = 6.0
 	// voiceMinSalience is the least comb score (0..1) of a voiced frame.
@@ -42,23 +43,26 @@ const (
 	// grid step in at most voiceMaxFlat of its steps: a held note stands
 	// still, a melody moves in steps between held notes, and the best comb
 	// of a chord hops between its notes. Chosen on the tuning halves of the
-	// songs and voices (60 s of each tuning song, 40 s × 3 of each tuning
-	// voice): 1.6 % of the music's frames pass, 77 % of the voice's.
-	voiceMinFrames = 3
+	// songs and voices (60 s of each tuning song, alone and in pink noise
+	// at 10 dB, 40 s × 3 of each tuning voice): 1.0 % of the music's frames
+	// pass (1.6 % in the noise), 77 % of the voice's. Three frames let 1.1
+	// / 1.7 % through and touched a real song in TestTimelineRealBoundaries.
+	voiceMinFrames = 4
 	voiceMinRange  = 0.5
 	voiceMinGlide  = 0.125
 	voiceMaxFlat   = 0.4
 	// voiceMaskBins is the least half-width of a masked harmonic (the
 	// window's main lobe); a gliding harmonic is smeared further, by what
-	// it moves over the window.
-	voiceMaskBins = 2
+	// it moves over the window, but masks wider than voiceMaskMaxBins took
+	// more music than voice (tuning half, Match scores of the narrated
+	// videos: 4–5 best, 3, 6, 8, 12 and half the harmonic spacing worse; 5
+	// took the one aligned frame that carries TestSongUnderNarration's end).
+	voiceMaskBins    = 2
+	voiceMaskMaxBins = 4
 	// voiceDepth (log power, ~4 dB) is how far a masked harmonic goes
 	// below the level beside it: where the voice smears over its whole
 	// band the level beside a harmonic is still the voice's.
 	voiceDepth = 1.0
-	// voiceEdgeFrames: frames this close to a voice track are masked with
-	// its comb (half the window).
-	voiceEdgeFrames = fftSize / hop / 2
 	// voiceSearch is how far (a share of the harmonic's frequency, about
 	// an eighth of a semitone) a harmonic's loudest bin is looked for.
 	voiceSearch = 0.008
@@ -77,7 +81,6 @@ type voiceState struct {
 	prefix       []float64
 	track        []int32   // per frame: best candidate, −1 unvoiced
 	sal          []float32 // per frame: its score
-	prom         []float32 // per frame: its score over the mean candidate's
 }
 
 func newVoiceState() *voiceState {
@@ -120,7 +123,6 @@ func (v *voiceState) pitch(norm []float32, frames int) {
 	}
 	v.track = v.track[:frames]
 	v.sal = grow(v.sal, frames)
-	v.prom = grow(v.prom, frames)
 	for f := range frames {
 		row := norm[f*nBins : (f+1)*nBins]
 		for b, x := range row {
@@ -142,7 +144,6 @@ func (v *voiceState) pitch(norm []float32, frames int) {
 			v.c3[b] = x
 		}
 		best, bestS := int32(-1), float32(0)
-		var all float32
 		for c := range v.f0 {
 			var s float32
 			for k, b := range v.bins[c*voiceHarmonics : (c+1)*voiceHarmonics] {
@@ -150,13 +151,11 @@ func (v *voiceState) pitch(norm []float32, frames int) {
 					s += v.weights[k] * v.c3[b]
 				}
 			}
-			all += s
 			if s > bestS {
 				best, bestS = int32(c), s
 			}
 		}
 		v.sal[f] = bestS / v.wsum
-		v.prom[f] = bestS / max(all/float32(len(v.f0)), 1e-6)
 		if v.sal[f] < voiceMinSalience {
 			best = -1
 		}
@@ -200,28 +199,13 @@ func (v *voiceState) voiced() {
 }
 
 // mask lowers the harmonics of the voiced frames in norm below the level at
-// their sides. A frame within voiceEdgeFrames of a voice track whose own
-// comb was not found (its window still holds the voice's start or end, or
-// the ends of two syllables) is masked with the nearest track frame's comb
-// on either side.
+// their sides. Frames next to a track are left alone: masking them with
+// the track's comb as well (the window still holds the voice's start or
+// end) cost more of the music than it took of the voice (tuning half).
 func (v *voiceState) mask(norm []float32, frames int) {
 	for f := range frames {
-		row := norm[f*nBins : (f+1)*nBins]
 		if v.track[f] >= 0 {
-			v.maskAt(row, f, frames)
-			continue
-		}
-		for d := 1; d <= voiceEdgeFrames; d++ {
-			if f-d >= 0 && v.track[f-d] >= 0 {
-				v.maskAt(row, f-d, frames)
-				break
-			}
-		}
-		for d := 1; d <= voiceEdgeFrames; d++ {
-			if f+d < frames && v.track[f+d] >= 0 {
-				v.maskAt(row, f+d, frames)
-				break
-			}
+			v.maskAt(norm[f*nBins:(f+1)*nBins], f, frames)
 		}
 	}
 }
@@ -264,9 +248,8 @@ func maskComb(row []float32, p, glide float64) {
 		kk += float64(k * k)
 		p = kx / kk
 		// The window spans fftSize/hop frames; the harmonic moves k·glide
-		// bins a frame, so it is smeared over k·glide·fftSize/hop bins, up
-		// to its neighbours' halfway points.
-		hw := min(int(p/2), voiceMaskBins+int(math.Round(float64(k)*glide*fftSize/hop/2)))
+		// bins a frame, so it is smeared over k·glide·fftSize/hop bins.
+		hw := min(voiceMaskMaxBins, voiceMaskBins+int(math.Round(float64(k)*glide*fftSize/hop/2)))
 		lo, hi := centre-hw, centre+hw
 		if hi < 0 || lo >= nBins {
 			continue
