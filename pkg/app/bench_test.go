@@ -2,6 +2,7 @@ package app
 
 import (
 	"io"
+	"musiccatalog/pkg/cputime"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -60,7 +61,7 @@ func runLoad(b *testing.B, clients int, do func(i int) (int, error)) {
 		work <- i
 	}
 	close(work)
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Total()
 	var wg sync.WaitGroup
 	for range clients {
 		wg.Go(func() {
@@ -80,7 +81,7 @@ func runLoad(b *testing.B, clients int, do func(i int) (int, error)) {
 		})
 	}
 	wg.Wait()
-	elapsed, cpu := time.Since(start), cpuTime()-cpu0
+	elapsed, cpu := time.Since(start), cputime.Total()-cpu0
 	b.StopTimer()
 	slices.Sort(lat)
 	pct := func(p float64) float64 {

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"musiccatalog/pkg/cputime"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
@@ -66,19 +66,10 @@ func BenchmarkPlaylistAdd(b *testing.B) {
 		}
 		return resp.StatusCode, err
 	}
-	cpu0 := processCPU()
+	cpu0 := cputime.Self()
 	b.ResetTimer()
 	runLoad(b, clients, add)
 	// CPU per request (server and client side together) tells the cost
 	// apart from the machine's load, which the latencies also carry.
-	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu_ms/op")
-}
-
-// processCPU is the user and system CPU time this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((cputime.Self()-cpu0).Microseconds())/1000/float64(b.N), "cpu_ms/op")
 }

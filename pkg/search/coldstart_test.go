@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"musiccatalog/pkg/cputime"
 	"os"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -151,7 +151,7 @@ func benchColdStart(b *testing.B, n int, arts ...catalog.Artifact) {
 		if len(arts) > 0 {
 			opts = append(opts, WithPrebuilt(bs))
 		}
-		c0 := cpuTime()
+		c0 := cputime.Self()
 		t0 := time.Now()
 		if _, err := loader.Current(ctx); err != nil {
 			b.Fatal(err)
@@ -168,7 +168,7 @@ func benchColdStart(b *testing.B, n int, arts ...catalog.Artifact) {
 			b.Fatal(err, res.Total)
 		}
 		t3 := time.Now()
-		load, index, query, cpu = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), cpuTime()-c0
+		load, index, query, cpu = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), cputime.Self()-c0
 		ix.Close()
 	}
 	b.ReportMetric(load.Seconds(), "s-snapshot-load")
@@ -194,12 +194,3 @@ func benchColdStart(b *testing.B, n int, arts ...catalog.Artifact) {
 func BenchmarkColdStartByText100k(b *testing.B) { benchColdStart(b, 100_000, TextIndexArtifact) }
 
 func BenchmarkColdStartByText100kBuilt(b *testing.B) { benchColdStart(b, 100_000) }
-
-// cpuTime is the CPU time (user and system) the process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}

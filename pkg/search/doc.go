@@ -24,13 +24,17 @@
 //
 // Beside BM25, by-text ranks by meaning (semantic.go): a TextEmbedder
 // (offline by default: package semantic, a situation lexicon spread over
-// WordNet) turns the request's words and every track's own text into
-// vectors over music concepts; the track vectors are computed when the
+// WordNet) turns the request's words (read in context when the embedder
+// can: a homonym of a music word, a feeling beside a topic, an idiom) and
+// every track's own text into vectors over music concepts; the track
+// vectors are computed when the
 // text index is built and ship with it in the snapshot. A track's
 // semantic score mixes its vector's cosine with the request's content
 // (its voice words go to the vocals facet) and how close the request is
 // to its facet values (zero-shot facets), and the ranking is a linear mix
-// of the normalized BM25 score, that score and the lifted preferences,
+// of the BM25 score (normalized to the best match, or to half of what a
+// track matching every word as well as its best match would score when
+// that is higher), that score and the lifted preferences,
 // less the closeness to what the request excludes. The tracks closest in
 // meaning are candidates whatever words they hold. A genre's or
 // subgenre's vector also holds the centroid of its tracks' own words, so

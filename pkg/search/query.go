@@ -232,15 +232,27 @@ const maxGroups = 32
 // (the best text match scores 1).
 const (
 	// The hybrid ranking: a linear mix of the BM25 score (normalized to
-	// the best match) and the semantic score (a cosine, in [0, 1]), the
-	// weights fitted by a grid search on the judged and tuning sets (see
-	// README, Search; wText 1.0 → 0.8 with the second tuning set, whose
-	// text never names a facet: a literal match there is more often
-	// incidental). A cosine is absolute where BM25 is relative to the
-	// request, so the semantic side carries most of the ranking and BM25
-	// decides among tracks that mean about the same.
+	// the best match, or to a share of the request's reference score when
+	// that is higher: wTextReference) and the semantic score (a cosine,
+	// in [0, 1]), the weights fitted by a grid search on the judged and
+	// tuning sets (see README, Search; wText 1.0 → 0.8 with the second
+	// tuning set, whose text never names a facet: a literal match there
+	// is more often incidental). A cosine is absolute where BM25 is
+	// relative to the request, so the semantic side carries most of the
+	// ranking and BM25 decides among tracks that mean about the same.
 	wText     = 0.8
 	wSemantic = 4.0
+	// wTextReference is the share of the request's reference text score
+	// (textIndex.scores: every word matched as well as its best match)
+	// below which the best match is not taken as a full match: a text
+	// score counts as its share of max(best match, 0.5 × reference).
+	// Normalized to the best match alone, the one track whose description
+	// happens to hold "walk" of "crisp autumn walk in the woods" scored as
+	// much text as one holding every word; now it scores its share of the
+	// request. Fitted with wText (kept at 0.8) on the tuning and second
+	// tuning sets and checked on the third and fourth (README, Search:
+	// issue 15 failure-class round); 0 is the old normalization.
+	wTextReference = 0.5
 	// semMinCandidate is the semantic score a track needs to be a
 	// candidate on meaning alone, whatever words the catalog has: a
 	// catalog that describes in its own words holds most words of a
@@ -288,7 +300,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	clear(scores)
 	cands := ix.candidates()
 	defer ix.releaseCandidates(cands)
-	matched, err := ix.text.scores(ctx, q.Groups, scores, cands)
+	matched, ref, err := ix.text.scores(ctx, q.Groups, scores, cands)
 	if err != nil {
 		return Result{}, errs.Wrap(op, err)
 	}
@@ -319,6 +331,9 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	var best float64
 	for _, d := range matched {
 		best = max(best, float64(scores[d]))
+	}
+	if best > 0 {
+		best = max(best, wTextReference*float64(ref))
 	}
 	qv := vocalsIndex(q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
 	score := func(i int, text float64) (float64, bool) {

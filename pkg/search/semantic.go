@@ -41,10 +41,19 @@ type wordKnower interface {
 	Known(word string) bool
 }
 
+// queryEmbedder is what an embedder may add: a request read in context
+// (a homonym of a music word in its everyday sense out of musical
+// context, a feeling before a topic's associations, idioms before their
+// words). Without it a request is embedded as any text.
+type queryEmbedder interface {
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
 var _ interface {
 	TextEmbedder
 	facetEmbedder
 	wordKnower
+	queryEmbedder
 } = (*semantic.Embedder)(nil)
 
 // DefaultEmbedder is the offline embedder the search function embeds.
@@ -241,7 +250,13 @@ func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error
 	if ok {
 		return q, nil
 	}
-	v, err := si.emb.Embed(ctx, key)
+	var v []float32
+	var err error
+	if qe, ok := si.emb.(queryEmbedder); ok {
+		v, err = qe.EmbedQuery(ctx, key)
+	} else {
+		v, err = si.emb.Embed(ctx, key)
+	}
 	if err != nil {
 		return nil, err
 	}

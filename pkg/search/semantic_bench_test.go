@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"musiccatalog/pkg/cputime"
 	"testing"
 	"time"
 
@@ -23,13 +24,13 @@ func BenchmarkTrackVectors10k(b *testing.B) {
 	}
 	emb := DefaultEmbedder()
 	var cols []int8
-	c0 := cpuTime()
+	c0 := cputime.Self()
 	for b.Loop() {
 		if cols, err = trackVectors(context.Background(), emb, cat.Tracks()); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu := cpuTime() - c0
+	cpu := cputime.Self() - c0
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*10_000), "ns/track")
 	b.ReportMetric(cpu.Seconds()*1e6/float64(b.N*10_000), "µs-cpu/track")
 	b.ReportMetric(float64(len(cols))/1e6, "MB-per-10k-tracks")

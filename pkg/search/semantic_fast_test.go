@@ -53,7 +53,7 @@ func TestSemanticPathsAgree(t *testing.T) {
 		}
 		q = ix.correct(q)
 		acc := make([]float32, n)
-		matched, err := ix.text.scores(t.Context(), q.Groups, acc, make([]int32, 0, n))
+		matched, _, err := ix.text.scores(t.Context(), q.Groups, acc, make([]int32, 0, n))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -300,20 +300,27 @@ func groupKey(b []byte, g group) []byte {
 // higher. It writes the score of every matched track into acc (which must
 // be zero on entry and as long as the index) and returns the positions of
 // the matched tracks, in catalog order, in buf's array (which must hold
-// as many positions as the index has tracks).
-func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, buf []int32) ([]int32, error) {
+// as many positions as the index has tracks), and the request's reference
+// score: what a track matching every group as well as the group's best
+// match would score (the sum of the groups' best scores), which no
+// track's score exceeds.
+func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, buf []int32) ([]int32, float32, error) {
 	if len(groups) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	hits := make([]groupHits, len(groups))
 	for k, g := range groups {
 		h, err := ti.group(ctx, g)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		hits[k] = h
 	}
 	scale := correctedScale(groups, hits)
+	var ref float32
+	for k, h := range hits {
+		ref += h.best * scale[k]
+	}
 	cnt := ti.counters()
 	defer ti.counterPool.Put(&cnt)
 	for k, h := range hits {
@@ -328,7 +335,7 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, 
 		acc[d] *= float32(cnt[d]) / total
 		cnt[d] = 0 // leave the pooled counters zero
 	}
-	return matched, nil
+	return matched, ref, nil
 }
 
 func (ti *textIndex) counters() []uint8 {

@@ -41,8 +41,8 @@ func TestTuning3Relevance(t *testing.T) {
 
 // tuning3Floor is the mean the third tuning set must keep (0.548 when
 // it was written, before any tuning on it; 0.582 after the lexicon's
-// third round: README, Search).
-const tuning3Floor = 0.56
+// third round, 0.620 after the context reading: README, Search).
+const tuning3Floor = 0.60
 
 // BenchmarkTuning3NDCG prints the third tuning set's mean, worst decile
 // and queries below 0.3.

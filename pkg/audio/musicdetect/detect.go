@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"musiccatalog/pkg/audio"
-	"musiccatalog/pkg/audio/dsp"
 )
 
 // Options tune Detect; zero fields take defaults.
@@ -160,11 +159,11 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	}
 	size := frameSize(pcm.Rate)
 	hop := size / hopsPerWindow
-	spec := dsp.NewSpectrum(size)
-	bins := spec.Bins()
+	bins := size/2 + 1
 	binOf := func(hz float64) int { return int(hz * float64(size) / float64(pcm.Rate)) }
 	lo, hi := max(2, binOf(partialLoHz)), min(bins-3, binOf(partialHiHz))
 	llo, lhi := max(1, binOf(levelLoHz)), min(bins-1, binOf(levelHiHz))
+	spec := newSpectrum(size)
 	frames := (len(pcm.Samples) + hop - 1) / hop
 	perBlock := max(1, pcm.Rate/hop)
 	nBlocks := (frames + perBlock - 1) / perBlock
@@ -175,44 +174,47 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	clearHeld := newHolds(bins, frames, clearProminence)
 	faintHeld := newHolds(bins, frames, faintProminence)
 	flux := make([]float64, frames)
-	prevLog := make([]float64, (lhi-llo)/fluxBins)
-	buf := make([]float32, size)
-	cur := make([]float32, bins)
+	prev := make([]float64, (lhi-llo)/fluxBins)
+	// Only the bins the cues read are formed: up to the level band's top
+	// and two past the partial band's.
+	cur := make([]float32, max(lhi, hi+2))
 	for f := range frames {
 		// Frame f is centred on the middle of its hop.
-		a := f*hop + hop/2 - size/2
-		clear(buf)
-		copy(buf[max(0, -a):], pcm.Samples[max(0, a):min(a+size, len(pcm.Samples))])
-		spec.Power(cur, buf)
+		spec.power(cur, pcm.Samples, f*hop+hop/2-size/2)
 		b := f / perBlock
 		if mean[b] == nil {
 			mean[b] = make([]float64, lhi-llo)
 		}
 		// Flatness per bin; onset flux as the rises in log power of groups
 		// of fluxBins bins (the resolution of a 0.09-s frame) from the
-		// frame before.
-		var e, logSum float64
+		// frame before. Both sums of logs are taken as the log of a
+		// product, kept in range by moving its exponent out as it grows:
+		// two logarithms a frame instead of one per bin.
+		var e float64
+		logs, rises := logProduct{m: 1}, logProduct{m: 1}
 		for i, k := 0, llo; k+fluxBins <= lhi; i, k = i+1, k+fluxBins {
-			var g float64
+			g, pg := 0.0, 1.0
 			for j := k; j < k+fluxBins; j++ {
 				p := float64(cur[j]) + 1e-12
 				g += p
-				logSum += math.Log(p)
+				pg *= p
 				mean[b][j-llo] += p
 			}
+			logs.mul(pg)
 			e += g
-			l := math.Log(g)
-			if f > 0 {
-				flux[f] += max(0, l-prevLog[i])
+			if f > 0 && g > prev[i] {
+				rises.mul(g / prev[i])
 			}
-			prevLog[i] = l
+			prev[i] = g
 		}
+		flux[f] = rises.log()
 		n := float64((lhi - llo) / fluxBins * fluxBins)
-		flat[b] += math.Exp(logSum/n) / (e/n + 1e-12)
+		flat[b] += math.Exp(logs.log()/n) / (e/n + 1e-12)
 		energy[b] += e
 		floor := slices.Max(cur[lo:hi]) * peakFloor
-		clearHeld.frame(f, cur, lo, hi, floor)
-		faintHeld.frame(f, cur, lo, hi, floor)
+		markPeaks(cur, lo, hi, floor, clearHeld, faintHeld)
+		clearHeld.frame(f, lo, hi)
+		faintHeld.frame(f, lo, hi)
 	}
 	// Power of a full-scale sine through the Hann window is (N/4)²·2.
 	ref := float64(size) * float64(size) / 8
@@ -240,6 +242,24 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	return blocks
 }
 
+// logProduct is a product of positive factors as mantissa m and binary
+// exponent x, so that its log stays exact however many factors of whatever
+// size it takes.
+type logProduct struct {
+	m float64
+	x int
+}
+
+func (l *logProduct) mul(v float64) {
+	if l.m *= v; l.m > 1e100 || l.m < 1e-100 {
+		var x int
+		l.m, x = math.Frexp(l.m)
+		l.x += x
+	}
+}
+
+func (l logProduct) log() float64 { return math.Log(l.m) + float64(l.x)*math.Ln2 }
+
 // holds finds held partials: spectral peaks standing prominence over the
 // bins two away, that stay within a bin of where they are for heldFrames
 // frames.
@@ -254,14 +274,25 @@ func newHolds(bins, frames int, prominence float32) *holds {
 	return &holds{prominence: prominence, peak: make([]bool, bins), run: make([]int, bins), count: make([]float64, frames)}
 }
 
-// frame takes the power spectrum of frame f, searching bins [lo, hi).
-// A partial counts from the frame it has been held heldFrames frames,
-// credited half that many frames earlier – to the middle of its evidence.
-func (h *holds) frame(f int, p []float32, lo, hi int, floor float32) {
+// markPeaks marks, for both trackers, the peaks of the power spectrum p in
+// bins [lo, hi) above floor that stand each one's prominence over the bins
+// two away – one pass, as they share the local-maximum test.
+func markPeaks(p []float32, lo, hi int, floor float32, a, b *holds) {
 	for k := lo; k < hi; k++ {
 		v := p[k]
-		h.peak[k] = v > floor && v > p[k-1] && v >= p[k+1] && v > h.prominence*p[k-2] && v > h.prominence*p[k+2]
+		if !(v > floor && v > p[k-1] && v >= p[k+1]) {
+			a.peak[k], b.peak[k] = false, false
+			continue
+		}
+		side := max(p[k-2], p[k+2])
+		a.peak[k], b.peak[k] = v > a.prominence*side, v > b.prominence*side
 	}
+}
+
+// frame advances the runs with frame f's peaks (markPeaks) in [lo, hi).
+// A partial counts from the frame it has been held heldFrames frames,
+// credited half that many frames earlier – to the middle of its evidence.
+func (h *holds) frame(f, lo, hi int) {
 	at := max(0, f-heldFrames/2)
 	for k := lo; k < hi; k++ {
 		if !h.peak[k-1] && !h.peak[k] && !h.peak[k+1] {

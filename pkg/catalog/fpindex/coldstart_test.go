@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"musiccatalog/pkg/cputime"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
@@ -112,7 +112,7 @@ func BenchmarkColdStartMatch100h(b *testing.B) {
 	for b.Loop() {
 		runtime.GC()
 		ctx := context.Background()
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := cputime.Self(), time.Now()
 		var err error
 		if cat, err = catalog.NewLoader(bs).Current(ctx); err != nil {
 			b.Fatal(err)
@@ -127,7 +127,7 @@ func BenchmarkColdStartMatch100h(b *testing.B) {
 		if len(got) == 0 || got[0].TrackID != cat.Tracks()[0].ID {
 			b.Fatalf("excerpt of track 0 matched %+v", got)
 		}
-		snap, load, match, cpu = ts.Sub(t0), t1.Sub(ts), time.Since(t1), cpuTime()-c0
+		snap, load, match, cpu = ts.Sub(t0), t1.Sub(ts), time.Since(t1), cputime.Self()-c0
 	}
 	b.ReportMetric(float64(size)/1e6, "MB-segment")
 	b.ReportMetric(snap.Seconds(), "s-snapshot-load")
@@ -135,13 +135,4 @@ func BenchmarkColdStartMatch100h(b *testing.B) {
 	b.ReportMetric(match.Seconds(), "s-first-match")
 	b.ReportMetric((snap + load + match).Seconds(), "s-first-answer")
 	b.ReportMetric(cpu.Seconds(), "s-cpu-first-answer")
-}
-
-// cpuTime is the CPU time (user and system) the process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

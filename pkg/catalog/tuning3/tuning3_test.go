@@ -2,6 +2,7 @@ package tuning3
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -85,14 +86,18 @@ func TestGenerateIsDeterministic(t *testing.T) {
 
 // TestQueriesAreAnswerable: at least 120 distinct queries, each with
 // enough cues at grade 2 or more to fill a good part of the first page,
-// and not so many that any page would do.
+// and not so many that any page would do; the context set (at least 40)
+// by the same rule, none of its queries one of the first set's.
 func TestQueriesAreAnswerable(t *testing.T) {
 	if len(Queries) < 120 {
 		t.Fatalf("%d queries; the set needs at least 120", len(Queries))
 	}
+	if len(ContextQueries) < 40 {
+		t.Fatalf("%d context queries; the set needs at least 40", len(ContextQueries))
+	}
 	c := Generate(Size, 1)
 	seen := map[string]bool{}
-	for _, q := range Queries {
+	for _, q := range append(slices.Clone(Queries), ContextQueries...) {
 		if seen[q.Text] {
 			t.Errorf("%q twice", q.Text)
 		}

@@ -14,4 +14,9 @@
 // function needs no WordNet at run time, and read in place: a lookup is a
 // binary search over its sorted words, so nothing is decoded at cold
 // start.
+//
+// A request is read in context (EmbedQuery, context.go): a homonym of a
+// music word means its music sense only in musical context, a feeling
+// comes before a topic's associations, and idioms are read before their
+// words; a track's text is embedded word by word (Embed).
 package semantic

@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -18,10 +19,17 @@ const maxPhrase = 4
 
 // Embedder embeds text with a lexicon. It is safe for concurrent use.
 type Embedder struct {
-	anchors []string
-	facets  table
-	words   table
-	id      string
+	anchors  []string
+	facets   table
+	words    table
+	contexts table
+	id       string
+	// affect marks the mood, energy and tempo anchors and the use cases
+	// that are moods by another name (useCase): what a topic carries by
+	// association (context.go).
+	affect, moodCase []bool
+	// occasion marks the use-case anchors (occasionNames).
+	occasion []bool
 }
 
 var (
@@ -38,13 +46,20 @@ func Default() (*Embedder, error) {
 
 // New reads a lexicon (Encode's output) in place.
 func New(b []byte) (*Embedder, error) {
-	anchors, facets, words, err := parse(b)
+	anchors, facets, words, contexts, err := parse(b)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(b)
-	return &Embedder{anchors: anchors, facets: facets, words: words,
-		id: fmt.Sprintf("offline-lexicon/%x", sum[:8])}, nil
+	e := &Embedder{anchors: anchors, facets: facets, words: words, contexts: contexts,
+		id: fmt.Sprintf("offline-lexicon/%x", sum[:8]), affect: make([]bool, len(anchors)), moodCase: make([]bool, len(anchors)),
+		occasion: make([]bool, len(anchors))}
+	for i, a := range anchors {
+		e.affect[i] = slices.Contains(affectNames, a)
+		e.moodCase[i] = a == "comedy" || a == "party" || a == "kids"
+		e.occasion[i] = slices.Contains(occasionNames, a)
+	}
+	return e, nil
 }
 
 // ID names the lexicon (its checksum): vectors of another ID are not
@@ -95,47 +110,18 @@ func (e *Embedder) EmbedFacet(ctx context.Context, value string) ([]float32, err
 }
 
 // add adds the meanings of the words of text, weighted by w, to v and
-// returns how many words were known. Phrases are matched longest first;
-// a hyphenated word is also tried as separate words ("hip-hop").
+// returns how many words were known. Phrases are matched longest first
+// (fillers skipped: PhraseKey); a hyphenated word is also tried as
+// separate words ("hip-hop").
 func (e *Embedder) add(v []float32, text string, w float32) int {
-	toks := Tokens(text)
-	known := 0
-	for i := 0; i < len(toks); {
-		matched := 0
-		for n := min(maxPhrase, len(toks)-i); n >= 2; n-- {
-			if rec := e.words.find(strings.Join(toks[i:i+n], " ")); rec != nil {
-				addRec(v, rec, w)
-				matched = n
-				break
-			}
+	us := e.units(Tokens(text), false)
+	for _, u := range us {
+		addRec(v, u.rec, w)
+		if u.rec2 != nil {
+			addRec(v, u.rec2, w)
 		}
-		if matched == 0 {
-			t := toks[i]
-			matched = 1
-			if IsStopword(t) {
-				i++
-				continue
-			}
-			if rec := e.lookup(t); rec != nil {
-				addRec(v, rec, w)
-			} else if a, b := e.compound(t); a != nil {
-				addRec(v, a, w)
-				addRec(v, b, w)
-			} else if strings.ContainsRune(t, '-') {
-				if e.add(v, strings.ReplaceAll(t, "-", " "), w) > 0 {
-					known++
-				}
-				i++
-				continue
-			} else {
-				i++
-				continue
-			}
-		}
-		known++
-		i += matched
 	}
-	return known
+	return len(us)
 }
 
 // Compounds: an unknown word of at least minCompound letters may be two

@@ -19,11 +19,12 @@ type Entry struct {
 	Conf    float32
 }
 
-var magic = []byte("MCSEMLX1")
+var magic = []byte("MCSEMLX2")
 
-// Encode writes a lexicon: the anchors, the words and the facet values
-// (each sorted, so that a lookup is a binary search in place).
-func Encode(anchors []string, words map[string]Entry, facets map[string][]float64) []byte {
+// Encode writes a lexicon: the anchors, the words, the facet values and
+// the words' context records (each sorted, so that a lookup is a binary
+// search in place).
+func Encode(anchors []string, words map[string]Entry, facets map[string][]float64, contexts map[string]Context) []byte {
 	var b bytes.Buffer
 	b.Write(magic)
 	b.WriteByte(byte(len(anchors)))
@@ -42,12 +43,22 @@ func Encode(anchors []string, words map[string]Entry, facets map[string][]float6
 		}
 		fe[k] = e
 	}
-	writeTable(&b, fe)
-	writeTable(&b, words)
+	writeTable(&b, fe, appendEntry)
+	writeTable(&b, words, appendEntry)
+	writeTable(&b, contexts, appendContext)
 	return b.Bytes()
 }
 
-func writeTable(b *bytes.Buffer, m map[string]Entry) {
+func appendEntry(data *bytes.Buffer, e Entry) {
+	data.WriteByte(quant(float64(e.Conf)))
+	data.WriteByte(byte(len(e.Anchors)))
+	for i, a := range e.Anchors {
+		data.WriteByte(a)
+		data.WriteByte(quant(float64(e.Weights[i])))
+	}
+}
+
+func writeTable[V any](b *bytes.Buffer, m map[string]V, rec func(*bytes.Buffer, V)) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		if len(k) <= 255 {
@@ -58,16 +69,10 @@ func writeTable(b *bytes.Buffer, m map[string]Entry) {
 	var data bytes.Buffer
 	offs := make([]byte, 0, 4*len(keys))
 	for _, k := range keys {
-		e := m[k]
 		offs = binary.LittleEndian.AppendUint32(offs, uint32(data.Len()))
 		data.WriteByte(byte(len(k)))
 		data.WriteString(k)
-		data.WriteByte(quant(float64(e.Conf)))
-		data.WriteByte(byte(len(e.Anchors)))
-		for i, a := range e.Anchors {
-			data.WriteByte(a)
-			data.WriteByte(quant(float64(e.Weights[i])))
-		}
+		rec(&data, m[k])
 	}
 	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(keys))))
 	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(data.Len())))
@@ -93,6 +98,16 @@ func (t table) key(i int) []byte {
 
 // find returns the record of word (conf, k, pairs) or nil.
 func (t table) find(word string) []byte {
+	rec := t.findRaw(word)
+	if rec == nil {
+		return nil
+	}
+	return rec[:2+2*int(rec[1])]
+}
+
+// findRaw returns everything written for word (up to the next key's
+// record), or nil.
+func (t table) findRaw(word string) []byte {
 	w := []byte(word)
 	lo, hi := 0, t.len()
 	for lo < hi {
@@ -107,27 +122,29 @@ func (t table) find(word string) []byte {
 		return nil
 	}
 	o := binary.LittleEndian.Uint32(t.offs[4*lo:])
-	rec := t.data[o+1+uint32(t.data[o]):]
-	k := int(rec[1])
-	return rec[:2+2*k]
+	end := uint32(len(t.data))
+	if lo+1 < t.len() {
+		end = binary.LittleEndian.Uint32(t.offs[4*(lo+1):])
+	}
+	return t.data[o+1+uint32(t.data[o]) : end]
 }
 
 var errFormat = errors.New("semantic: not a lexicon of this format")
 
-// parse reads the header and the two tables of a lexicon.
-func parse(b []byte) (anchors []string, facets, words table, err error) {
+// parse reads the header and the three tables of a lexicon.
+func parse(b []byte) (anchors []string, facets, words, contexts table, err error) {
 	if !bytes.HasPrefix(b, magic) {
-		return nil, table{}, table{}, errFormat
+		return nil, table{}, table{}, table{}, errFormat
 	}
 	b = b[len(magic):]
 	if len(b) < 1 {
-		return nil, table{}, table{}, errFormat
+		return nil, table{}, table{}, table{}, errFormat
 	}
 	n := int(b[0])
 	b = b[1:]
 	for range n {
 		if len(b) < 1 || len(b) < 1+int(b[0]) {
-			return nil, table{}, table{}, errFormat
+			return nil, table{}, table{}, table{}, errFormat
 		}
 		anchors = append(anchors, string(b[1:1+b[0]]))
 		b = b[1+b[0]:]
@@ -146,12 +163,15 @@ func parse(b []byte) (anchors []string, facets, words table, err error) {
 		return t, nil
 	}
 	if facets, err = readTable(); err != nil {
-		return nil, table{}, table{}, err
+		return nil, table{}, table{}, table{}, err
 	}
 	if words, err = readTable(); err != nil {
-		return nil, table{}, table{}, err
+		return nil, table{}, table{}, table{}, err
 	}
-	return anchors, facets, words, nil
+	if contexts, err = readTable(); err != nil {
+		return nil, table{}, table{}, table{}, err
+	}
+	return anchors, facets, words, contexts, nil
 }
 
 // Tokens splits text into lower-cased words: runs of letters and digits,
@@ -169,7 +189,9 @@ func Tokens(s string) []string {
 }
 
 // Morph returns the base forms a word may be an inflection of, in the
-// order WordNet's morphology tries them (plurals, verb forms, comparatives).
+// order WordNet's morphology tries them (plurals, verb forms, comparatives),
+// then with a doubled final consonant undone ("letting" → let, "stopped"
+// → stop).
 func Morph(w string) []string {
 	var out []string
 	for _, r := range morphRules {
@@ -177,8 +199,15 @@ func Morph(w string) []string {
 			out = append(out, w[:len(w)-len(r[0])]+r[1])
 		}
 	}
+	for _, suf := range doubling {
+		if n := len(w) - len(suf); strings.HasSuffix(w, suf) && n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouyslz", rune(w[n-1])) {
+			out = append(out, w[:n-1])
+		}
+	}
 	return out
 }
+
+var doubling = []string{"ing", "ed", "er", "est"}
 
 var morphRules = [][2]string{
 	{"ies", "y"}, {"ses", "s"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"}, {"shes", "sh"}, {"s", ""},

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"musiccatalog/pkg/cputime"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -213,15 +213,6 @@ func TestMixWithoutVideoAudioAndReencode(t *testing.T) {
 	}
 }
 
-// childCPU is the user+system CPU time of the finished child processes.
-func childCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkRender60s720p: a 60-s 1280×720 H.264 video with sound, mixed
 // with a track; prints how many times faster than real time (the video
 // stream is copied).
@@ -233,7 +224,7 @@ func BenchmarkRender60s720p(b *testing.B) {
 	testTrack(b, track, 1000, 180)
 	out := filepath.Join(dir, "o.mp4")
 	b.ResetTimer()
-	cpu0 := childCPU()
+	cpu0 := cputime.Children()
 	start := time.Now()
 	for range b.N {
 		res, err := Mixer{}.Mix(context.Background(), MixInput{VideoPath: video, TrackPath: track, OutPath: out, Params: Params{VideoVolume: 0.7, TrackVolume: 0.8, TrackStart: 12}})
@@ -242,7 +233,7 @@ func BenchmarkRender60s720p(b *testing.B) {
 		}
 	}
 	per := time.Since(start).Seconds() / float64(b.N)
-	cpu := (childCPU() - cpu0).Seconds() / float64(b.N)
+	cpu := (cputime.Children() - cpu0).Seconds() / float64(b.N)
 	b.ReportMetric(60/per, "x_realtime")
 	b.ReportMetric(60/cpu, "x_realtime_cpu")
 	b.Logf("60-s 720p H.264 render (stream copy): %.2f s wall = %.1f× real time; ffmpeg/ffprobe CPU %.2f s = %.1f× real time per CPU second",

@@ -50,12 +50,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	words := spread(lx, db)
+	words, cur, music := spread(lx, db)
+	addIdioms(lx, words)
+	ctx := contexts(lx, db, cur, music, words)
 	facets := map[string][]float64{}
 	for k, v := range lx.facets {
 		facets[k] = v
 	}
-	b := semantic.Encode(lx.anchors, words, facets)
+	b := semantic.Encode(lx.anchors, words, facets, ctx)
 	if err := os.WriteFile(*out, b, 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -63,8 +65,8 @@ func main() {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(*out), "lexicon.sha256"), []byte(sum+"  lexicon.bin\n"), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s: %d anchors, %d words (%d from the lexicon), %d facet descriptions, %d bytes, sha256 %s\n",
-		*out, len(lx.anchors), len(words), len(lx.words), len(lx.facets), len(b), sum)
+	fmt.Printf("%s: %d anchors, %d words (%d from the lexicon, %d idioms), %d facet descriptions, %d context records, %d bytes, sha256 %s\n",
+		*out, len(lx.anchors), len(words), len(lx.words), len(lx.idiomGloss), len(lx.facets), len(ctx), len(b), sum)
 }
 
 type vec []float64
@@ -100,6 +102,14 @@ type lexicon struct {
 	facets  map[string]vec // facet value (lower-cased) → name + description
 	descr   map[string]string
 	trees   []tree // "@tree" lines, in file order
+	// The request reading's lists (context.go): "@homonym" words, whose
+	// written meaning is their music sense only; "@musicword" words
+	// (music words beside which a homonym means music); "@musicanchors",
+	// the anchors of styles and instruments; "@idiom key = gloss" lines,
+	// idioms read through a gloss written in plain words.
+	// "@moodanchors", the anchors a feeling word's meaning lies on.
+	homonyms, musicWords, musicAnchors, moodAnchors []string
+	idiomGloss                                      map[string][]string
 }
 
 func readLexicon(path string) (*lexicon, error) {
@@ -108,7 +118,7 @@ func readLexicon(path string) (*lexicon, error) {
 		return nil, err
 	}
 	defer f.Close()
-	lx := &lexicon{words: map[string]vec{}, facets: map[string]vec{}, descr: map[string]string{}}
+	lx := &lexicon{words: map[string]vec{}, facets: map[string]vec{}, descr: map[string]string{}, idiomGloss: map[string][]string{}}
 	var keyTree string // the "@tree" root of the line being read
 	idx := map[string]int{}
 	sc := bufio.NewScanner(f)
@@ -123,6 +133,38 @@ func readLexicon(path string) (*lexicon, error) {
 			lx.anchors = strings.Fields(rest)
 			for i, a := range lx.anchors {
 				idx[a] = i
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "@homonym "); ok {
+			lx.homonyms = append(lx.homonyms, strings.Fields(rest)...)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "@musicword "); ok {
+			lx.musicWords = append(lx.musicWords, strings.Fields(rest)...)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "@musicanchors "); ok {
+			if lx.musicAnchors, err = anchorList(rest, idx); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "@moodanchors "); ok {
+			if lx.moodAnchors, err = anchorList(rest, idx); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "@idiom "); ok {
+			keys, gloss, ok := strings.Cut(rest, "=")
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: no '='", path, line)
+			}
+			for _, k := range strings.Split(keys, "|") {
+				if k = normKey(k); k != "" {
+					lx.idiomGloss[k] = semantic.Tokens(gloss)
+				}
 			}
 			continue
 		}
@@ -167,12 +209,7 @@ func readLexicon(path string) (*lexicon, error) {
 			if strings.TrimSpace(k) == "" {
 				continue
 			}
-			if t := semantic.Tokens(k); len(t) > 0 {
-				k = strings.Join(t, " ")
-			} else {
-				k = strings.Join(strings.Fields(strings.ToLower(k)), " ")
-			}
-			if k == "" {
+			if k = normKey(k); k == "" {
 				continue
 			}
 			if old, dup := lx.words[k]; dup { // a word in two entries means both
@@ -194,6 +231,17 @@ func readLexicon(path string) (*lexicon, error) {
 	return lx, nil
 }
 
+// anchorList reads a list of known anchors.
+func anchorList(s string, idx map[string]int) ([]string, error) {
+	as := strings.Fields(s)
+	for _, a := range as {
+		if _, ok := idx[a]; !ok {
+			return nil, fmt.Errorf("unknown anchor %q", a)
+		}
+	}
+	return as, nil
+}
+
 // synset is one WordNet synset.
 type synset struct {
 	words   []string
@@ -210,10 +258,11 @@ type ptr struct {
 type wordnet struct {
 	synsets map[string]*synset  // "n00001740"
 	senses  map[string][]string // lemma → synset keys, most frequent sense first
+	tagged  map[string]int      // lemma + " " + pos → senses tagged in the concordance (how common the part of speech is)
 }
 
 func readWordNet(dir string) (*wordnet, error) {
-	db := &wordnet{synsets: map[string]*synset{}, senses: map[string][]string{}}
+	db := &wordnet{synsets: map[string]*synset{}, senses: map[string][]string{}, tagged: map[string]int{}}
 	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
 		if err := readData(db, filepath.Join(dir, "data."+pos)); err != nil {
 			return nil, err
@@ -301,6 +350,7 @@ func readIndex(db *wordnet, path string) error {
 			return nil
 		}
 		w := lemma(fs[0])
+		db.tagged[w+" "+pos], _ = strconv.Atoi(fs[4+np+1])
 		for _, o := range offs {
 			db.senses[w] = append(db.senses[w], pos+o)
 		}
@@ -325,15 +375,29 @@ const (
 	steps       = 2    // relation steps the meanings spread
 	stepDecay   = 0.6  // each step counts this much of the previous
 	minMass     = 0.45 // evidence a derived word needs to be kept
-	maxSenses   = 6    // senses of a word that count
-	topAnchors  = 10   // entries kept per word
-	derivedConf = 0.6  // a derived word counts this much against a written one
+	// minMassPhrase is the evidence a WordNet phrase holding a homonym
+	// needs: less, since it read whole is better than its words read
+	// apart ("rock bottom" is not rock, "organ donor" no organ music).
+	minMassPhrase = 0.1
+	maxSenses     = 6   // senses of a word that count
+	topAnchors    = 10  // entries kept per word
+	derivedConf   = 0.6 // a derived word counts this much against a written one
 )
 
-func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
+// spread returns the words' entries, the synsets' spread meanings and
+// the music senses.
+func spread(lx *lexicon, db *wordnet) (map[string]semantic.Entry, map[string]vec, map[string]bool) {
 	d := len(lx.anchors)
+	music := musicSenses(db)
+	homonym := map[string]bool{}
+	for _, h := range lx.homonyms {
+		homonym[h] = true
+	}
 	lookup := func(w string) vec {
 		if v, ok := lx.words[w]; ok {
+			return v
+		}
+		if v, ok := lx.words[normKey(w)]; ok {
 			return v
 		}
 		for _, f := range semantic.Morph(w) {
@@ -355,6 +419,9 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 		v := make(vec, d)
 		if !unmusical[ss.lexfile] {
 			for _, w := range ss.words {
+				if homonym[w] && !music[k] { // "house" the dwelling is not house music
+					continue
+				}
 				if lv := lookup(w); lv != nil {
 					v.add(lv, 1)
 				}
@@ -375,6 +442,9 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 			}
 			if negated > 0 { // "fearless: without fear" is not fear
 				negated--
+				continue
+			}
+			if homonym[w] && !music[k] { // "organ donor: gives an organ" is no organ music
 				continue
 			}
 			if lv := lookup(w); lv != nil {
@@ -432,7 +502,11 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 	}
 	sort.Strings(lemmas)
 	for _, w := range lemmas {
-		if _, written := lx.words[w]; written {
+		key := normKey(w)
+		if _, written := lx.words[key]; written {
+			continue
+		}
+		if _, dup := out[key]; dup || key == "" {
 			continue
 		}
 		v := make(vec, d)
@@ -444,8 +518,8 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 				v.add(sv, 1/float64(r+1))
 			}
 		}
-		if m := v.norm(); m >= minMass {
-			out[w] = entry(v, derivedConf*min(1, m)*polysemyDiscount(len(db.senses[w])))
+		if m := v.norm(); m >= minMass || m >= minMassPhrase && holdsHomonym(key, homonym) {
+			out[key] = entry(v, derivedConf*min(1, m)*polysemyDiscount(len(db.senses[w])))
 		}
 	}
 	// Facet values: the name's meaning plus half the description's.
@@ -459,7 +533,54 @@ func spread(lx *lexicon, db *wordnet) map[string]semantic.Entry {
 		}
 		lx.facets[name] = v.unit()
 	}
-	return out
+	return out, cur, music
+}
+
+// holdsHomonym reports whether a phrase (several words, or a hyphenated
+// or closed compound of them: "soul-searching") has a homonym for a word.
+func holdsHomonym(key string, homonym map[string]bool) bool {
+	ws := strings.FieldsFunc(key, func(r rune) bool { return r == ' ' || r == '-' })
+	if len(ws) < 2 {
+		return false
+	}
+	for _, w := range ws {
+		if homonym[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// addIdioms writes each "@idiom" line's meaning: its gloss's words read
+// as the lexicon reads them (written or derived), a phrase read before
+// its words.
+func addIdioms(lx *lexicon, out map[string]semantic.Entry) {
+	keys := make([]string, 0, len(lx.idiomGloss))
+	for k := range lx.idiomGloss {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := make(vec, len(lx.anchors))
+		for _, w := range lx.idiomGloss[k] {
+			e, ok := out[w]
+			for _, f := range semantic.Morph(w) {
+				if ok {
+					break
+				}
+				e, ok = out[f]
+			}
+			if !ok || semantic.IsStopword(w) {
+				continue
+			}
+			for i, a := range e.Anchors {
+				v[a] += float64(e.Weights[i] * e.Conf)
+			}
+		}
+		if v.norm() > 0 {
+			out[k] = entry(v, 1)
+		}
+	}
 }
 
 // embedWords is the unit sum of the written vectors of the phrase and,
