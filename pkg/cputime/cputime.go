@@ -12,6 +12,15 @@ func Self() time.Duration { return of(syscall.RUSAGE_SELF) }
 // has waited for; 0 if the kernel will not say.
 func Children() time.Duration { return of(syscall.RUSAGE_CHILDREN) }
 
+// Thread is the CPU time the calling OS thread has used (Linux; 0 where
+// the kernel will not say): lock the goroutine to its thread
+// (runtime.LockOSThread) around what is measured.
+func Thread() time.Duration { return of(rusageThread) }
+
+// rusageThread is Linux's RUSAGE_THREAD, which package syscall does not
+// name.
+const rusageThread = 1
+
 // Total is Self plus Children.
 func Total() time.Duration { return Self() + Children() }
 

@@ -2,7 +2,9 @@ package cputime
 
 import (
 	"os/exec"
+	"runtime"
 	"testing"
+	"time"
 )
 
 func TestSelfGrowsWithWork(t *testing.T) {
@@ -32,5 +34,39 @@ func TestChildrenCountsWaitedProcesses(t *testing.T) {
 	}
 	if Total() < Self()+before {
 		t.Fatal("Total is below Self plus the children's time")
+	}
+}
+
+// TestThreadCountsOnlyItsThread: work on the locked thread shows in
+// Thread; work on another goroutine's thread, measured from here, does
+// not.
+func TestThreadCountsOnlyItsThread(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	before := Thread()
+	if before == 0 && runtime.GOOS != "linux" {
+		t.Skip("no per-thread CPU time here")
+	}
+	x := 0
+	for i := 0; Thread()-before == 0 && i < 1e10; i++ {
+		x += i
+	}
+	if Thread() <= before {
+		t.Fatalf("Thread did not grow with work (%d)", x)
+	}
+	mine, self := Thread(), Self()
+	done := make(chan int)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		s0, y := Self(), 0
+		for i := 0; Self()-s0 < 50*time.Millisecond && i < 1e10; i++ {
+			y += i
+		}
+		done <- y
+	}()
+	<-done
+	if Thread()-mine >= Self()-self {
+		t.Errorf("the thread's time grew by %v, the process's by %v: another thread's work counted", Thread()-mine, Self()-self)
 	}
 }

@@ -24,40 +24,118 @@ func (s Stretch) Warp() Warp {
 // track and warp, and the identity timeline over the whole gap's hashes
 // warped by it bounds the track's stretch, whose times are then mapped
 // back to the query's.
+//
+// An identity stretch the same track explains better warped (see recheck)
+// is searched too, as unexplained time, the warp found on it tried first;
+// what of it no warped stretch then covers keeps its identity naming.
 func (ix *Index) warpStretches(in []Stretch, query []Hash, o TimelineOptions) []Stretch {
 	if o.NoWarp || len(query) == 0 {
 		return in
 	}
+	in, suspects := ix.recheck(in, query, o)
 	var found []Stretch
-	for _, gap := range ix.unexplained(in, query, o) {
-		found = append(found, ix.warpGap(gap, query, o)...)
+	for _, gap := range ix.unexplained(in, suspects, query, o) {
+		found = append(found, ix.warpGap(gap, query, o, suspects)...)
 	}
-	if len(found) == 0 {
+	if len(found) == 0 && len(suspects) == 0 {
 		return in
 	}
-	var out []Stretch
+	slices.SortFunc(found, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
+	out := slices.Clone(found)
+	for _, sp := range suspects {
+		for _, r := range (audio.Range{StartMs: sp.s.StartMs, EndMs: sp.s.EndMs}).Subtract(toRanges(found)) {
+			if float64(r.EndMs-r.StartMs) >= o.MinSeconds*1000 {
+				x := sp.s
+				x.TrackOffsetMs += r.StartMs - sp.s.StartMs
+				x.StartMs, x.EndMs = r.StartMs, r.EndMs
+				out = append(out, x)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
+	explained := toRanges(out)
 	for _, s := range in {
 		if s.TrackID != "" {
 			out = append(out, s)
 			continue
 		}
-		for _, r := range (audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}).Subtract(toRanges(found)) {
+		for _, r := range (audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}).Subtract(explained) {
 			if float64(r.EndMs-r.StartMs) >= o.MinSeconds*1000 {
 				out = append(out, Stretch{StartMs: r.StartMs, EndMs: r.EndMs})
 			}
 		}
 	}
-	out = append(out, found...)
 	slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 	return out
 }
 
-// unexplained lists the query time the warp search looks at.
-func (ix *Index) unexplained(in []Stretch, query []Hash, o TimelineOptions) []audio.Range {
+// suspect is an identity stretch that its track explains better warped:
+// the warp found (warpedIdentity) on the window of the query from frame at.
+type suspect struct {
+	s   Stretch
+	c   WarpedCandidate
+	at  uint32
+	win uint32
+}
+
+// recheck asks of every identity stretch whether its track explains it
+// better at a speed or pitch change (warpedIdentity, on at most two
+// windows' worth from its middle). Such a stretch leaves in – as
+// unexplained music when the options name the music – and is returned
+// as a suspect.
+func (ix *Index) recheck(in []Stretch, query []Hash, o TimelineOptions) ([]Stretch, []suspect) {
+	var out []Stretch
+	var sus []suspect
+	var buf []Hash
+	for _, s := range in {
+		if s.TrackID == "" || !s.Warp().IsIdentity() {
+			out = append(out, s)
+			continue
+		}
+		a, b := msFrame(s.StartMs), msFrame(s.EndMs)
+		if span := uint32(2 * o.Window / FrameSeconds); b-a > span {
+			a += (b - a - span) / 2
+			b = a + span
+		}
+		buf = hashesIn(buf[:0], query, a, b)
+		c, ok := ix.warpedIdentity(buf, s.TrackID, ix.trackScore(buf, s.TrackID))
+		if !ok {
+			out = append(out, s)
+			continue
+		}
+		sus = append(sus, suspect{s: s, c: c, at: a, win: b - a})
+		if len(o.Music) > 0 {
+			out = append(out, Stretch{StartMs: s.StartMs, EndMs: s.EndMs})
+		}
+	}
+	return out, sus
+}
+
+// hashesIn appends to dst the hashes of query in frames [a, b), their times
+// from a.
+func hashesIn(dst, query []Hash, a, b uint32) []Hash {
+	lo := sort.Search(len(query), func(i int) bool { return query[i].Time >= a })
+	hi := sort.Search(len(query), func(i int) bool { return query[i].Time >= b })
+	for _, h := range query[lo:hi] {
+		dst = append(dst, Hash{Key: h.Key, Time: h.Time - a})
+	}
+	return dst
+}
+
+// unexplained lists the query time the warp search looks at: the music
+// no stretch names (Music set), or the gaps between named stretches at
+// least a window long; either way the time of every suspect, joined with
+// what it touches.
+func (ix *Index) unexplained(in []Stretch, suspects []suspect, query []Hash, o TimelineOptions) []audio.Range {
 	var out []audio.Range
 	if len(o.Music) > 0 {
 		for _, s := range in {
-			if s.TrackID == "" {
+			if s.TrackID != "" {
+				continue
+			}
+			if n := len(out); n > 0 && s.StartMs <= out[n-1].EndMs {
+				out[n-1].EndMs = max(out[n-1].EndMs, s.EndMs)
+			} else {
 				out = append(out, audio.Range{StartMs: s.StartMs, EndMs: s.EndMs})
 			}
 		}
@@ -71,42 +149,27 @@ func (ix *Index) unexplained(in []Stretch, query []Hash, o TimelineOptions) []au
 	}
 	all := audio.Range{EndMs: frameMs(query[len(query)-1].Time + 1)}
 	for _, r := range all.Subtract(toRanges(named)) {
-		if float64(r.EndMs-r.StartMs) >= o.Window*1000 {
+		if float64(r.EndMs-r.StartMs) >= o.Window*1000 || slices.ContainsFunc(suspects, func(sp suspect) bool {
+			return sp.s.StartMs < r.EndMs && r.StartMs < sp.s.EndMs
+		}) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// warpGap searches one unexplained range.
-func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions) []Stretch {
+// warpGap searches one unexplained range: first at the warps the suspects
+// inside it were found at, then window by window.
+func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions, suspects []suspect) []Stretch {
 	from, to := msFrame(gap.StartMs), msFrame(gap.EndMs)
-	lo := sort.Search(len(query), func(i int) bool { return query[i].Time >= from })
-	hi := sort.Search(len(query), func(i int) bool { return query[i].Time > to })
-	part := make([]Hash, 0, hi-lo)
-	for _, h := range query[lo:hi] {
-		part = append(part, Hash{Key: h.Key, Time: h.Time - from})
-	}
+	part := hashesIn(nil, query, from, to+1)
 	win := uint32(o.Window / FrameSeconds)
 	var out []Stretch
-	var buf []Hash
-	for w := uint32(0); w == 0 || w+win/2 <= to-from; w += win {
-		mid := frameMs(from + w + win/2)
-		if slices.ContainsFunc(out, func(s Stretch) bool { return s.StartMs <= mid && mid < s.EndMs }) {
-			continue
-		}
-		a := sort.Search(len(part), func(i int) bool { return part[i].Time >= w })
-		b := sort.Search(len(part), func(i int) bool { return part[i].Time >= w+win })
-		buf = buf[:0]
-		for _, h := range part[a:b] {
-			buf = append(buf, Hash{Key: h.Key, Time: h.Time - w})
-		}
-		c, ok := ix.searchWarp(buf)
-		if !ok {
-			continue
-		}
-		sub := o
-		sub.Music, sub.NoWarp = nil, true
+	sub := o
+	sub.Music, sub.NoWarp = nil, true
+	// place bounds the play that the window of win frames at frame w of
+	// the gap was found in as c.
+	place := func(c WarpedCandidate, w, win uint32) {
 		for _, s := range ix.warpedTimeline(part, c, w, win, sub) {
 			// Warped time is the track's: query time = from + warped / speed.
 			sp := s.Warp().Speed
@@ -116,6 +179,7 @@ func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions) []Str
 			s.TrackOffsetMs += int64(math.Round(float64(s.StartMs-start) * sp))
 			// A later window may find the same play again: keep only what
 			// the stretches found before do not cover.
+			slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 			for _, r := range (audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}).Subtract(toRanges(out)) {
 				if float64(r.EndMs-r.StartMs) >= o.MinSeconds*1000 {
 					x := s
@@ -126,6 +190,25 @@ func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions) []Str
 			}
 		}
 	}
+	for _, sp := range suspects {
+		if sp.at >= from && sp.at < to {
+			place(sp.c, sp.at-from, sp.win)
+		}
+	}
+	var buf []Hash
+	for w := uint32(0); w == 0 || w+win/2 <= to-from; w += win {
+		mid := frameMs(from + w + win/2)
+		if slices.ContainsFunc(out, func(s Stretch) bool { return s.StartMs <= mid && mid < s.EndMs }) {
+			continue
+		}
+		buf = hashesIn(buf[:0], part, w, w+win)
+		c, ok := ix.searchWarp(buf)
+		if !ok {
+			continue
+		}
+		place(c, w, win)
+	}
+	slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 	return out
 }
 
