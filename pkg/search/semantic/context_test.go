@@ -77,14 +77,7 @@ func TestHomonymNeedsMusicalContext(t *testing.T) {
 func TestEverydaySenseByOverlap(t *testing.T) {
 	e := defaultEmbedder(t)
 	ctx := e.contextOf("bass")
-	var sigs [][]string
-	eachSense(ctx, func(_ []byte, sig [][]byte) {
-		var s []string
-		for _, w := range sig {
-			s = append(s, string(w))
-		}
-		sigs = append(sigs, s)
-	})
+	sigs := signatures(ctx)
 	if len(sigs) < 2 {
 		t.Fatalf("bass: %d everyday senses", len(sigs))
 	}
@@ -211,14 +204,7 @@ func TestContextRecordRoundTrip(t *testing.T) {
 	if len(c) < 2 || c[0] != FlagHomonym|FlagMusic {
 		t.Fatalf("flags %v", c)
 	}
-	var got [][]string
-	eachSense(c, func(rec []byte, sig [][]byte) {
-		var s []string
-		for _, w := range sig {
-			s = append(s, string(w))
-		}
-		got = append(got, s)
-	})
+	got := signatures(c)
 	if len(got) != 2 || !slices.Equal(got[0], []string{"dwelling", "home"}) || !slices.Equal(got[1], []string{"firm"}) {
 		t.Errorf("senses %v", got)
 	}
@@ -322,4 +308,17 @@ func BenchmarkEmbedQuery(b *testing.B) {
 			}
 		})
 	}
+}
+
+// signatures lists the signature words of each sense of a context record.
+func signatures(ctx []byte) [][]string {
+	var sigs [][]string
+	eachSense(ctx, func(_ []byte, sig [][]byte) {
+		var s []string
+		for _, w := range sig {
+			s = append(s, string(w))
+		}
+		sigs = append(sigs, s)
+	})
+	return sigs
 }
