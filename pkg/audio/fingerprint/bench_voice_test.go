@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -23,38 +21,23 @@ import (
 //
 //	go test ./pkg/audio/fingerprint/ -run '^$' -bench BenchmarkSuppressNoVoice -benchtime 1x
 //
-// AUDIO_BENCH_DENSITY="frames:share,..." adds suppression runs with other
-// density gates (voice_density.go; frames:0 is no gate) for tuning.
+// A density gate (mask a gliding track only where gliding frames fill a
+// share of ±1 s) was measured here and not kept: README, Recognition,
+// round 3.
 func BenchmarkSuppressNoVoice(b *testing.B) {
 	tracks := loadTracks(b)
 	ix, _, _ := buildIndex(b, tracks, func(int) bool { return true })
 	type config struct {
-		name          string
-		opts          fingerprint.Options
-		frames        int
-		share         float64
-		setsThreshold bool
+		name string
+		opts fingerprint.Options
 	}
 	off := fingerprint.QueryOptions
 	off.SuppressVoice = false
 	configs := []config{{name: "off", opts: off}, {name: "on", opts: fingerprint.QueryOptions}}
-	for _, s := range strings.Split(os.Getenv("AUDIO_BENCH_DENSITY"), ",") {
-		fr, sh, ok := strings.Cut(s, ":")
-		f, err1 := strconv.Atoi(fr)
-		v, err2 := strconv.ParseFloat(sh, 64)
-		if !ok || err1 != nil || err2 != nil {
-			continue
-		}
-		configs = append(configs, config{name: "on " + s, opts: fingerprint.QueryOptions, frames: f, share: v, setsThreshold: true})
-	}
 	for b.Loop() {
 		report := os.Stdout // a line per configuration as soon as it is measured
 		fmt.Fprintf(report, "\nno-voice queries (10 s every 10 s, clean + white noise -5 dB): missed / total true score\n")
 		for _, c := range configs {
-			restore := func() {}
-			if c.setsThreshold {
-				restore = fingerprint.SetVoiceDensity(c.frames, c.share)
-			}
 			var mu sync.Mutex
 			var missed, noisy, n, score [2]int
 			parallel(len(tracks), func(i int) {
@@ -73,7 +56,6 @@ func BenchmarkSuppressNoVoice(b *testing.B) {
 				fmt.Fprintf(report, "  %s: missed %3d/%4d (noisy %3d) score %7d", []string{"tuning", "held-out"}[h], missed[h], n[h], noisy[h], score[h])
 			}
 			fmt.Fprintf(report, "  all: missed %d score %d\n", missed[0]+missed[1], score[0]+score[1])
-			restore()
 		}
 	}
 }

@@ -282,6 +282,5 @@ func (fp *Fingerprinter) suppressVoice(frames int) {
 	}
 	fp.voice.pitch(fp.norm, frames)
 	fp.voice.voiced()
-	fp.voice.dense() // voice_density.go
 	fp.voice.mask(fp.norm, frames)
 }
