@@ -12,7 +12,9 @@
 //
 // Index and query use different peak densities on purpose: the index keeps
 // few, strong peaks to stay small, the query keeps more so that the index's
-// peaks are still among them after noise has buried some.
+// peaks are still among them after noise has buried some. The query also
+// lowers the harmonics of a gliding voice before its peaks are picked
+// (voice.go), so that narration over the music does not take them.
 //
 // Music played faster or slower, or pitch-shifted, matches no key as it is:
 // Index.MatchWarped, and Timeline over what the identity pass leaves

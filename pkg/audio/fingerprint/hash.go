@@ -77,12 +77,16 @@ type Options struct {
 	// clip's music but also lifts every other track's chance score, and
 	// the strong hashes' runner-up stays as low as a sparse query's.
 	StrongPeaksPerSecond float64
+	// SuppressVoice lowers the harmonics of a gliding voice before the
+	// peaks are picked (voice.go), so that a query's peaks under narration
+	// go to the music. Meant for queries: the index is clean music.
+	SuppressVoice bool
 }
 
 // IndexOptions are for catalog tracks; QueryOptions for clips and videos.
 var (
 	IndexOptions = Options{PeaksPerSecond: 18, FanOut: 6, TargetDT: 20, TargetDF: 96}
-	QueryOptions = Options{PeaksPerSecond: 60, FanOut: 20, TargetDT: 20, TargetDF: 96, Spread: true, StrongPeaksPerSecond: 40}
+	QueryOptions = Options{PeaksPerSecond: 60, FanOut: 20, TargetDT: 20, TargetDF: 96, Spread: true, StrongPeaksPerSecond: 40, SuppressVoice: true}
 )
 
 type peak struct {
@@ -105,6 +109,7 @@ type Fingerprinter struct {
 	frameMean []float32
 	cands     []peak
 	peaks     []peak
+	voice     *voiceState // SuppressVoice
 }
 
 // New returns a Fingerprinter with the given options.
@@ -130,6 +135,9 @@ func (fp *Fingerprinter) AppendHashes(dst []Hash, pcm audio.PCM) []Hash {
 		return dst
 	}
 	fp.whiten(frames)
+	if fp.opts.SuppressVoice {
+		fp.suppressVoice(frames)
+	}
 	fp.findPeaks(frames)
 	fp.thin()
 	return fp.pair(dst)
