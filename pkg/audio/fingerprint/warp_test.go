@@ -145,14 +145,7 @@ func TestTimelineWarped(t *testing.T) {
 func TestMatchWarpedSparseSong(t *testing.T) {
 	tracks := loadNamed(t, "suspense", "weight_of_revenge", "return_to_wesnoth", "silvan_sanctuary",
 		"the_city_falls", "journeys_end", "knolls")
-	b := fingerprint.NewBuilder()
-	fp := fingerprint.New(fingerprint.IndexOptions)
-	for _, tr := range tracks {
-		if err := b.Add(tr.name, tr.pcm.Seconds(), fp.Fingerprint(tr.pcm)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix := b.Build()
+	ix, _, _ := buildIndex(t, tracks, func(int) bool { return true })
 	q := fingerprint.New(fingerprint.QueryOptions)
 	spec := clipSpec{track: 0, start: 6.371, length: speedClipSeconds + 2, snr: 10, seed: 1000189}
 	for _, cond := range speedConds() {
@@ -181,14 +174,7 @@ func TestMatchWarpedSparseSong(t *testing.T) {
 // semitones. Played as recorded, the repeat stays an identity match.
 func TestTimelineModulatedRepeat(t *testing.T) {
 	tracks := loadNamed(t, "battle", "knolls", "traveling_minstrels")
-	b := fingerprint.NewBuilder()
-	fp := fingerprint.New(fingerprint.IndexOptions)
-	for _, tr := range tracks {
-		if err := b.Add(tr.name, tr.pcm.Seconds(), fp.Fingerprint(tr.pcm)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix := b.Build()
+	ix, _, _ := buildIndex(t, tracks, func(int) bool { return true })
 	q := fingerprint.New(fingerprint.QueryOptions)
 	var up, none speedCond
 	for _, c := range speedConds() {
