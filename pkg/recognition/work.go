@@ -26,7 +26,8 @@ import (
 const (
 	workPrefix = "recognition-work/"
 	// workVersion changes when what Extract computes changes (decoding,
-	// music detection); the fingerprint format has its own version.
+	// music detection); the fingerprint format has its own version, and
+	// the query fingerprint's options their own digest (queryRecipe).
 	workVersion  = 1
 	audioFile    = "audio.wav"
 	analysisFile = "analysis.bin"
@@ -51,7 +52,19 @@ func normETag(etag string) string { return strings.Trim(etag, `"`) }
 
 func workDir(key, etag string) string {
 	h := sha256.Sum256([]byte(key + "\n" + normETag(etag)))
-	return fmt.Sprintf("%sv%d.%d/%x/", workPrefix, fingerprint.FormatVersion, workVersion, h[:16])
+	return fmt.Sprintf("%sv%d.%d.%s/%x/", workPrefix, fingerprint.FormatVersion, workVersion, queryRecipe, h[:16])
+}
+
+// queryRecipe is a digest of the options query hashes are computed with,
+// so that work prepared by a build that fingerprinted queries otherwise
+// (more peaks, voice suppression) is not reused: a change of them moves
+// every upload's work to a new place.
+var queryRecipe = recipeOf(fingerprint.QueryOptions)
+
+// recipeOf is the digest of fingerprint options that names their work.
+func recipeOf(o fingerprint.Options) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%+v", o))
+	return fmt.Sprintf("%x", h[:4])
 }
 
 func (a *analysis) MarshalBinary() ([]byte, error) {

@@ -12,7 +12,7 @@ import (
 )
 
 // The failure-class analysis of issue 15's tuning sets (run with
-// SEARCH_FAILURE_ANALYSIS=1): for every tuning2 and tuning3 query below
+// SEARCH_FAILURE_ANALYSIS=1): for every tuning2, tuning3 and tuning4 query below
 // failNDCG it prints the request's top anchors, the top ten hits'
 // facets against the wanted ones, the wanted tracks' ranks and score
 // parts, and the class it falls in:

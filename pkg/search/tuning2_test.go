@@ -30,13 +30,7 @@ func tuning2Set(tb testing.TB) (*Service, []evalQuery) {
 
 // TestTuning2Relevance reports the second tuning set (the ten weakest
 // queries; all with SEARCH_EVAL_VERBOSE=1) and guards its floor.
-func TestTuning2Relevance(t *testing.T) {
-	svc, qs := tuning2Set(t)
-	f := reportNDCG(t, "tuning2", qs, evalByText(t, svc, qs))
-	if f.mean < tuning2Floor {
-		t.Errorf("tuning2 mean nDCG@10 %.3f < %.2f", f.mean, tuning2Floor)
-	}
-}
+func TestTuning2Relevance(t *testing.T) { guardSet(t, "tuning2", tuning2Set, tuning2Floor) }
 
 // tuning2Floor is the mean the second tuning set must keep (0.784 before
 // it was tuned on, 0.842 after: README, Search).
@@ -44,11 +38,4 @@ const tuning2Floor = 0.82
 
 // BenchmarkTuning2NDCG prints the second tuning set's mean, worst decile
 // and queries below 0.3.
-func BenchmarkTuning2NDCG(b *testing.B) {
-	svc, qs := tuning2Set(b)
-	var per []float64
-	for b.Loop() {
-		per = evalByText(b, svc, qs)
-	}
-	reportSetMetrics(b, "tuning2", per)
-}
+func BenchmarkTuning2NDCG(b *testing.B) { benchSet(b, "tuning2", tuning2Set) }

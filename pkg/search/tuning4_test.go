@@ -30,13 +30,7 @@ func tuning4Set(tb testing.TB) (*Service, []evalQuery) {
 
 // TestTuning4Relevance reports the context set (the ten weakest
 // queries; all with SEARCH_EVAL_VERBOSE=1) and guards its floor.
-func TestTuning4Relevance(t *testing.T) {
-	svc, qs := tuning4Set(t)
-	f := reportNDCG(t, "tuning4", qs, evalByText(t, svc, qs))
-	if f.mean < tuning4Floor {
-		t.Errorf("tuning4 mean nDCG@10 %.3f < %.2f", f.mean, tuning4Floor)
-	}
-}
+func TestTuning4Relevance(t *testing.T) { guardSet(t, "tuning4", tuning4Set, tuning4Floor) }
 
 // tuning4Floor is the mean the context set must keep (0.502 when it was
 // written, before the context reading; 0.729 after it: README, Search).
@@ -44,11 +38,4 @@ const tuning4Floor = 0.70
 
 // BenchmarkTuning4NDCG prints the context set's mean, worst decile and
 // queries below 0.3.
-func BenchmarkTuning4NDCG(b *testing.B) {
-	svc, qs := tuning4Set(b)
-	var per []float64
-	for b.Loop() {
-		per = evalByText(b, svc, qs)
-	}
-	reportSetMetrics(b, "tuning4", per)
-}
+func BenchmarkTuning4NDCG(b *testing.B) { benchSet(b, "tuning4", tuning4Set) }

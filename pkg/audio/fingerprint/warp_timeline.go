@@ -34,8 +34,15 @@ func (ix *Index) warpStretches(in []Stretch, query []Hash, o TimelineOptions) []
 	}
 	in, suspects := ix.recheck(in, query, o)
 	var found []Stretch
-	for _, gap := range ix.unexplained(in, suspects, query, o) {
-		found = append(found, ix.warpGap(gap, query, o, suspects)...)
+	gaps := ix.unexplained(in, suspects, query, o)
+	for i := 0; i < len(gaps); {
+		// The gaps with nothing named between them share their room.
+		room, j := ix.room(gaps[i], in, query), i+1
+		for j < len(gaps) && gaps[j].EndMs <= room.EndMs {
+			j++
+		}
+		found = append(found, ix.warpGap(room, gaps[i:j], query, o, suspects)...)
+		i = j
 	}
 	if len(found) == 0 && len(suspects) == 0 {
 		return in
@@ -43,6 +50,13 @@ func (ix *Index) warpStretches(in []Stretch, query []Hash, o TimelineOptions) []
 	slices.SortFunc(found, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 	out := slices.Clone(found)
 	for _, sp := range suspects {
+		if sp.c.TrackID == "" && slices.ContainsFunc(found, func(f Stretch) bool {
+			return f.StartMs < sp.s.EndMs && sp.s.StartMs < f.EndMs && f.Score > sp.s.Score
+		}) {
+			// A chance identity match inside a warped play (contestable):
+			// the warped match explains its time better.
+			continue
+		}
 		for _, r := range (audio.Range{StartMs: sp.s.StartMs, EndMs: sp.s.EndMs}).Subtract(toRanges(found)) {
 			if float64(r.EndMs-r.StartMs) >= o.MinSeconds*1000 {
 				x := sp.s
@@ -66,11 +80,12 @@ func (ix *Index) warpStretches(in []Stretch, query []Hash, o TimelineOptions) []
 		}
 	}
 	slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
-	return out
+	return dropSlivers(ix.joinWarped(out, query))
 }
 
 // suspect is an identity stretch that its track explains better warped:
-// the warp found (warpedIdentity) on the window of the query from frame at.
+// the warp found (warpedIdentity) on the window of the query from frame at;
+// or, with c's TrackID "", a contestable one (see contestable).
 type suspect struct {
 	s   Stretch
 	c   WarpedCandidate
@@ -82,12 +97,12 @@ type suspect struct {
 // better at a speed or pitch change (warpedIdentity, on at most two
 // windows' worth from its middle). Such a stretch leaves in – as
 // unexplained music when the options name the music – and is returned
-// as a suspect.
+// as a suspect; so is a contestable one (see contestable), with no warp.
 func (ix *Index) recheck(in []Stretch, query []Hash, o TimelineOptions) ([]Stretch, []suspect) {
 	var out []Stretch
 	var sus []suspect
 	var buf []Hash
-	for _, s := range in {
+	for i, s := range in {
 		if s.TrackID == "" || !s.Warp().IsIdentity() {
 			out = append(out, s)
 			continue
@@ -99,16 +114,67 @@ func (ix *Index) recheck(in []Stretch, query []Hash, o TimelineOptions) ([]Stret
 		}
 		buf = hashesIn(buf[:0], query, a, b)
 		c, ok := ix.warpedIdentity(buf, s.TrackID, ix.trackScore(buf, s.TrackID))
-		if !ok {
+		switch {
+		case ok:
+			sus = append(sus, suspect{s: s, c: c, at: a, win: b - a})
+		case contestable(in, i, query, o):
+			sus = append(sus, suspect{s: s})
+		default:
 			out = append(out, s)
 			continue
 		}
-		sus = append(sus, suspect{s: s, c: c, at: a, win: b - a})
 		if len(o.Music) > 0 {
 			out = append(out, Stretch{StartMs: s.StartMs, EndMs: s.EndMs})
 		}
 	}
 	return out, sus
+}
+
+// contestSeconds: an identity stretch shorter than this (two windows)
+// next to music nothing explains may be a chance match inside a song
+// played warped – a few seconds of another track that happen to line up
+// with the warped song unwarped (measured: traveling_minstrels 2.5–5.4 s
+// inside knolls at a playback rate of −5 % or a semitone down, in a
+// 3-track index), which then hides the warped song from the warp search:
+// the music left around it is too short for a window.
+func contestSeconds(o TimelineOptions) float64 { return 2 * o.Window }
+
+// contestable reports whether in[i], an identity stretch, is short
+// (contestSeconds) and touches (within mergeGapSeconds) music no stretch
+// names: an unnamed stretch when the options name the music, else a gap
+// of at least mergeGapSeconds. The warp search then looks at its time with
+// the unexplained music's, and a warped stretch over it that scores more
+// replaces it (warpStretches); else it keeps its naming.
+func contestable(in []Stretch, i int, query []Hash, o TimelineOptions) bool {
+	s := in[i]
+	if float64(s.EndMs-s.StartMs) >= contestSeconds(o)*1000 {
+		return false
+	}
+	gap := int64(mergeGapSeconds * 1000)
+	end := frameMs(query[len(query)-1].Time + 1)
+	for _, j := range []int{i - 1, i + 1} {
+		var lo, hi int64 // the time beside s up to the neighbour
+		switch {
+		case j < 0:
+			lo, hi = 0, s.StartMs
+		case j >= len(in):
+			lo, hi = s.EndMs, end
+		case j < i:
+			lo, hi = in[j].EndMs, s.StartMs
+		default:
+			lo, hi = s.EndMs, in[j].StartMs
+		}
+		if len(o.Music) > 0 {
+			if j >= 0 && j < len(in) && in[j].TrackID == "" && hi-lo <= gap {
+				return true
+			}
+			continue
+		}
+		if hi-lo >= gap {
+			return true
+		}
+	}
+	return false
 }
 
 // hashesIn appends to dst the hashes of query in frames [a, b), their times
@@ -158,10 +224,33 @@ func (ix *Index) unexplained(in []Stretch, suspects []suspect, query []Hash, o T
 	return out
 }
 
-// warpGap searches one unexplained range: first at the warps the suspects
-// inside it were found at, then window by window.
-func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions, suspects []suspect) []Stretch {
-	from, to := msFrame(gap.StartMs), msFrame(gap.EndMs)
+// room is the time around gap up to the named stretches of in (not
+// suspects: recheck took them out) on either side, or the query's ends.
+func (ix *Index) room(gap audio.Range, in []Stretch, query []Hash) audio.Range {
+	r := audio.Range{EndMs: frameMs(query[len(query)-1].Time + 1)}
+	for _, s := range in {
+		if s.TrackID == "" {
+			continue
+		}
+		if s.EndMs <= gap.StartMs {
+			r.StartMs = max(r.StartMs, s.EndMs)
+		}
+		if s.StartMs >= gap.EndMs {
+			r.EndMs = min(r.EndMs, s.StartMs)
+		}
+	}
+	return r
+}
+
+// warpGap searches unexplained ranges (gaps) inside room: first at the
+// warps the suspects inside it were found at, then each gap window by
+// window. A play found is bounded within room (the time up to the named
+// stretches around the gaps): like the identity timeline's, a warped
+// song's edges are where its evidence ends, not where music detection's
+// ranges do.
+func (ix *Index) warpGap(room audio.Range, gaps []audio.Range, query []Hash, o TimelineOptions, suspects []suspect) []Stretch {
+	from, to := msFrame(room.StartMs), msFrame(room.EndMs)
+	gap := room
 	part := hashesIn(nil, query, from, to+1)
 	win := uint32(o.Window / FrameSeconds)
 	var out []Stretch
@@ -191,22 +280,25 @@ func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions, suspe
 		}
 	}
 	for _, sp := range suspects {
-		if sp.at >= from && sp.at < to {
+		if sp.c.TrackID != "" && sp.at >= from && sp.at < to {
 			place(sp.c, sp.at-from, sp.win)
 		}
 	}
 	var buf []Hash
-	for w := uint32(0); w == 0 || w+win/2 <= to-from; w += win {
-		mid := frameMs(from + w + win/2)
-		if slices.ContainsFunc(out, func(s Stretch) bool { return s.StartMs <= mid && mid < s.EndMs }) {
-			continue
+	for _, g := range gaps {
+		g0, g1 := msFrame(g.StartMs)-from, msFrame(g.EndMs)-from
+		for w := g0; w == g0 || w+win/2 <= g1; w += win {
+			mid := frameMs(from + w + win/2)
+			if slices.ContainsFunc(out, func(s Stretch) bool { return s.StartMs <= mid && mid < s.EndMs }) {
+				continue
+			}
+			buf = hashesIn(buf[:0], part, w, w+win)
+			c, ok := ix.searchWarp(buf)
+			if !ok {
+				continue
+			}
+			place(c, w, win)
 		}
-		buf = hashesIn(buf[:0], part, w, w+win)
-		c, ok := ix.searchWarp(buf)
-		if !ok {
-			continue
-		}
-		place(c, w, win)
 	}
 	slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 	return out
@@ -221,6 +313,25 @@ func (ix *Index) warpGap(gap audio.Range, query []Hash, o TimelineOptions, suspe
 func (ix *Index) warpedTimeline(part []Hash, c WarpedCandidate, w, win uint32, o TimelineOptions) []Stretch {
 	wp := c.Warp
 	out := ix.trackTimeline(part, c.TrackID, wp, o)
+	// The window's speed, off by half a percent, drifts by a few frames
+	// over half a minute, and a long play can then thin out at its
+	// alignment below what refine keeps (a song 5 % slower found at 0.955
+	// left nothing over 36 s): the speed is measured again over the
+	// windows either side of the one found, at the found alignment.
+	if ti := slices.IndexFunc(ix.tracks, func(t Track) bool { return t.ID == c.TrackID }); ti >= 0 {
+		at := float64(w) * wp.Speed
+		a, b := uint32(max(0, at-float64(win)*wp.Speed)), uint32(at+2*float64(win)*wp.Speed)
+		wq := wp.Apply(nil, part)
+		lo := sort.Search(len(wq), func(i int) bool { return wq[i].Time >= a })
+		hi := sort.Search(len(wq), func(i int) bool { return wq[i].Time > b })
+		align := int64(ix.tracks[ti].Start) + int64(math.Round(c.TrackOffset/FrameSeconds-at))
+		if e := ix.driftAt(wq[lo:hi], align, uint32(at+float64(win)*wp.Speed/2)); math.Abs(e) >= driftStep/2 {
+			better := Warp{Speed: wp.Speed * (1 + e), Semitones: wp.Semitones}
+			if alt := ix.trackTimeline(part, c.TrackID, better, o); covered(alt) > covered(out) {
+				out, wp = alt, better
+			}
+		}
+	}
 	if len(out) > 0 {
 		// The stretch holding the window's middle, or the longest.
 		mid := frameMs(uint32(math.Round(float64(w+win/2) * wp.Speed)))
@@ -273,4 +384,71 @@ func covered(st []Stretch) int64 {
 		n += s.EndMs - s.StartMs
 	}
 	return n
+}
+
+// joinSlack (seconds of track time) is how far the later of two warped
+// stretches of one track may start from where the earlier one's play
+// would have reached and still be the same play: their speeds are each
+// measured to about half a percent, which over a gap of several seconds
+// moves the prediction by a few tenths.
+const joinSlack = 0.5
+
+// joinWarped joins neighbouring warped stretches of one track at one pitch
+// whose alignments agree (joinSlack), with nothing named between them, as
+// the identity timeline's settleEdges bridges pieces of one play: when the
+// gap is under mergeGapSeconds or still holds evidence at the earlier
+// one's warp and alignment (holds). The warp search meets a warped song in
+// pieces where music detection breaks its range (a quiet bar) or an
+// identity sliver took part of it.
+func (ix *Index) joinWarped(in []Stretch, query []Hash) []Stretch {
+	var out []Stretch
+	for _, s := range in {
+		if s.TrackID == "" {
+			out = append(out, s)
+			continue
+		}
+		k := len(out) - 1
+		for k >= 0 && out[k].TrackID == "" {
+			k--
+		}
+		if k < 0 || !ix.samePlay(out[k], s, query) {
+			out = append(out, s)
+			continue
+		}
+		p := &out[k]
+		p.EndMs = max(p.EndMs, s.EndMs)
+		p.Score = max(p.Score, s.Score)
+		out = slices.DeleteFunc(out, func(x Stretch) bool { return x.TrackID == "" && x.StartMs >= p.StartMs && x.EndMs <= p.EndMs })
+	}
+	return out
+}
+
+// samePlay reports whether b (starting after a) continues a's warped play.
+func (ix *Index) samePlay(a, b Stretch, query []Hash) bool {
+	wa, wb := a.Warp(), b.Warp()
+	if a.TrackID != b.TrackID || wa.IsIdentity() && wb.IsIdentity() || math.Abs(wa.Semitones-wb.Semitones) > 2*warpReportSemitones {
+		return false
+	}
+	gap := b.StartMs - a.EndMs
+	if gap > int64(bridgeSeconds*1000) {
+		return false
+	}
+	// The track time a's play reaches at b's start.
+	reach := float64(a.TrackOffsetMs)/1000 + float64(b.StartMs-a.StartMs)/1000*wa.Speed
+	if math.Abs(reach-float64(b.TrackOffsetMs)/1000) > joinSlack {
+		return false
+	}
+	if float64(gap) <= mergeGapSeconds*1000 {
+		return true
+	}
+	i := slices.IndexFunc(ix.tracks, func(t Track) bool { return t.ID == a.TrackID })
+	if i < 0 {
+		return false
+	}
+	// The gap's hashes at a's warp, their times from its start.
+	f0, f1 := msFrame(a.EndMs), msFrame(b.StartMs)
+	wq := wa.Apply(nil, hashesIn(nil, query, f0, f1))
+	at := float64(a.TrackOffsetMs)/1000 + float64(a.EndMs-a.StartMs)/1000*wa.Speed
+	align := int64(ix.tracks[i].Start) + int64(math.Round(at/FrameSeconds))
+	return ix.holds(wq, 0, uint32(math.Round(float64(f1-f0)*wa.Speed)), align)
 }

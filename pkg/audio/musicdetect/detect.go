@@ -163,6 +163,9 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	binOf := func(hz float64) int { return int(hz * float64(size) / float64(pcm.Rate)) }
 	lo, hi := max(2, binOf(partialLoHz)), min(bins-3, binOf(partialHiHz))
 	llo, lhi := max(1, binOf(levelLoHz)), min(bins-1, binOf(levelHiHz))
+	if lhi-llo < fluxBins || hi <= lo {
+		return nil // a rate too low to hold the bands the cues read
+	}
 	spec := newSpectrum(size)
 	frames := (len(pcm.Samples) + hop - 1) / hop
 	perBlock := max(1, pcm.Rate/hop)

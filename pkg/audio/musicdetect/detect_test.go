@@ -2,6 +2,7 @@ package musicdetect_test
 
 import (
 	"context"
+	"math"
 	"os"
 	"testing"
 
@@ -32,6 +33,25 @@ func TestNonMusic(t *testing.T) {
 		rs := musicdetect.Detect(p, musicdetect.Options{})
 		if s := musicSeconds(rs); s > 0 {
 			t.Errorf("%s: %v s of music detected: %v (%+v)", name, s, rs, musicdetect.Analyze(p, musicdetect.Options{})[:3])
+		}
+	}
+}
+
+// TestOddRates: a rate too low to hold the bands the detector reads is no
+// music, not a panic; tiny inputs at any rate neither panic nor give NaN.
+func TestOddRates(t *testing.T) {
+	for _, r := range []int{1, 100, 199, 1000, 8000, 192000} {
+		for _, n := range []int{1, 2, 255, 3 * r} {
+			p := audio.PCM{Rate: r, Samples: make([]float32, n)}
+			for i := range p.Samples {
+				p.Samples[i] = float32(i%7) / 7
+			}
+			for _, b := range musicdetect.Analyze(p, musicdetect.Options{}) {
+				if math.IsNaN(b.DB) || math.IsNaN(b.Flatness) || math.IsNaN(b.Beat) || math.IsNaN(b.Change) {
+					t.Errorf("rate %d, %d samples: NaN in %+v", r, n, b)
+				}
+			}
+			_ = musicdetect.Detect(p, musicdetect.Options{})
 		}
 	}
 }

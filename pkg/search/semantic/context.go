@@ -138,7 +138,9 @@ func (e *Embedder) phrase(toks []string, i int, variants bool) (rec, ctx []byte,
 	var ends [maxPhrase]int
 	words[0], ends[0] = toks[i], i+1
 	n := 1
-	for j := i + 1; j < len(toks) && n < maxPhrase; j++ {
+	// A run of fillers ends the search early: a phrase skips a few of
+	// them, not a paragraph's (reading stays linear in the text).
+	for j := i + 1; j < len(toks) && n < maxPhrase && j-i < 2*maxPhrase; j++ {
 		if !fillers[toks[j]] {
 			words[n], ends[n] = toks[j], j+1
 			n++
@@ -264,17 +266,7 @@ func (e *Embedder) holdsFlag(words []string, f uint8) bool {
 }
 
 // contextOf is the context record of a word or of a base form of it.
-func (e *Embedder) contextOf(w string) []byte {
-	if c := e.contexts.findRaw(w); c != nil {
-		return c
-	}
-	for _, f := range Morph(w) {
-		if c := e.contexts.findRaw(f); c != nil {
-			return c
-		}
-	}
-	return nil
-}
+func (e *Embedder) contextOf(w string) []byte { return byForm(w, e.contexts.findRaw) }
 
 // EmbedQuery returns the unit vector of a request read in context (see
 // above), or nil when no word of it is known.
@@ -354,7 +346,9 @@ const maxAloneWith = 2
 // the word last after descriptors of music only.
 func (e *Embedder) musicContext(us []reading, content []int, k, pos int) bool {
 	for j := range us {
-		if j != k && us[j].flags()&FlagMusic != 0 {
+		// A homonym is no music context for another ("lost my keys in
+		// the house", "the world record"): each may be its everyday self.
+		if j != k && us[j].flags()&FlagMusic != 0 && us[j].flags()&FlagHomonym == 0 {
 			return true
 		}
 	}
@@ -368,9 +362,14 @@ func (e *Embedder) musicContext(us []reading, content []int, k, pos int) bool {
 		return others <= maxAloneWith
 	}
 	// Asked for by purpose: the request's first word is the homonym and
-	// "for" follows it ("rock for the gym", "house for a pool party").
+	// "for" follows it, then an occasion or activity ("rock for the gym",
+	// "house for a pool party"; not "house for sale").
 	if pos == 0 && k+1 < len(us) && us[k+1].word == "for" {
-		return true
+		for _, j := range content[pos+1:] {
+			if e.occasionWord(us[j].rec) {
+				return true
+			}
+		}
 	}
 	if pos != len(content)-1 {
 		return false

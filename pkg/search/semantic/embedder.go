@@ -150,12 +150,16 @@ func (e *Embedder) compound(w string) (first, head []byte) {
 }
 
 // lookup finds a word or a base form of it.
-func (e *Embedder) lookup(w string) []byte {
-	if rec := e.words.find(w); rec != nil {
+func (e *Embedder) lookup(w string) []byte { return byForm(w, e.words.find) }
+
+// byForm is find's record of w or, failing that, of its first base form
+// that has one.
+func byForm(w string, find func(string) []byte) []byte {
+	if rec := find(w); rec != nil {
 		return rec
 	}
 	for _, f := range Morph(w) {
-		if rec := e.words.find(f); rec != nil {
+		if rec := find(f); rec != nil {
 			return rec
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"musiccatalog/pkg/search/semantic"
@@ -44,19 +45,12 @@ func senseKey(db *wordnet, root string) string {
 	for _, k := range db.senses[strings.ReplaceAll(parts[0], "_", " ")] {
 		if strings.HasPrefix(k, posLetter[parts[1]]) {
 			n++
-			if parts[2] == itoa(n) {
+			if parts[2] == strconv.Itoa(n) {
 				return k
 			}
 		}
 	}
 	return ""
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + itoa(n%10)
 }
 
 // musicSenses returns the synsets that are music senses: under a music
