@@ -23,8 +23,12 @@ const (
 	// voiceMinF0 and voiceMaxF0 bound the f0 searched (Hz).
 	voiceMinF0 = 80.0
 	voiceMaxF0 = 400.0
-	// voiceStepsPerSemitone is the f0 grid: at the tenth harmonic a step
-	// moves the comb by under a bin.
+	// voiceStepsPerSemitone is the f0 grid. A step is 0.72 % of f0, so
+	// the tenth harmonic moves 1.1 bins a step at 80 Hz and 5.4 at 400 Hz:
+	// a comb reads each harmonic as the best of ±1 bin (c3), which covers
+	// the low harmonics between grid steps; the high ones of a high voice
+	// may fall between, and maskComb re-centres every harmonic on its
+	// loudest bin before masking it.
 	voiceStepsPerSemitone = 8
 	// voiceHarmonics is how many harmonics score a comb; voiceDecay
 	// weights the k-th by voiceDecay^(k-1) so that an octave below or
@@ -66,6 +70,10 @@ const (
 	// below the level beside it: where the voice smears over its whole
 	// band the level beside a harmonic is still the voice's.
 	voiceDepth = 1.0
+	// voiceMaskSlope (log power a bin) deepens a mask towards its centre,
+	// so a masked stretch has no flat floor: a flat floor is a row of
+	// tied local maxima, which the peak picker would take as peaks.
+	voiceMaskSlope = 0.01
 	// voiceSearch is how far (a share of the harmonic's frequency, about
 	// an eighth of a semitone) a harmonic's loudest bin is looked for.
 	voiceSearch = 0.008
@@ -98,7 +106,8 @@ const (
 // voiceState holds the suppression's tables and scratch.
 type voiceState struct {
 	// bins[c*voiceHarmonics+k-1] is harmonic k of candidate c, as an index
-	// into a row (−1 past maxBin).
+	// into a row; −1 outside the rows (a guard: 80–400 Hz and ten
+	// harmonics all fall inside them).
 	bins    []int32
 	f0      []float64 // candidate c's f0 in fractional FFT bins
 	weights [voiceHarmonics]float32
@@ -291,7 +300,7 @@ func maskComb(row []float32, p, glide float64) {
 		}
 		for b := max(lo, 0); b <= min(hi, nBins-1); b++ {
 			d := hw - max(b-centre, centre-b)
-			row[b] = min(row[b], side-voiceDepth-0.01*float32(d))
+			row[b] = min(row[b], side-voiceDepth-voiceMaskSlope*float32(d))
 		}
 	}
 }
