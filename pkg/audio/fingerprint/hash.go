@@ -143,9 +143,11 @@ func (fp *Fingerprinter) AppendHashes(dst []Hash, pcm audio.PCM) []Hash {
 	return fp.pair(dst)
 }
 
-func grow(b []float32, n int) []float32 {
+// grow returns b resliced to n, or a new slice when b cannot hold n; the
+// contents are not cleared.
+func grow[T any](b []T, n int) []T {
 	if cap(b) < n {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	return b[:n]
 }

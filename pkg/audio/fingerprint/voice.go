@@ -151,14 +151,8 @@ func newVoiceState() *voiceState {
 func (v *voiceState) pitch(norm []float32, frames int) {
 	v.contrast = grow(v.contrast, nBins)
 	v.c3 = grow(v.c3, nBins)
-	if cap(v.prefix) < nBins+1 {
-		v.prefix = make([]float64, nBins+1)
-	}
-	v.prefix = v.prefix[:nBins+1]
-	if cap(v.track) < frames {
-		v.track = make([]int32, frames)
-	}
-	v.track = v.track[:frames]
+	v.prefix = grow(v.prefix, nBins+1)
+	v.track = grow(v.track, frames)
 	v.sal = grow(v.sal, frames)
 	for f := range frames {
 		row := norm[f*nBins : (f+1)*nBins]
