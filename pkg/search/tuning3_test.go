@@ -17,13 +17,17 @@ import (
 const tuning3Seed = 1
 
 // tuning3Set is the service over the tuning3 catalog and its queries.
-func tuning3Set(tb testing.TB) (*Service, []evalQuery) {
+func tuning3Set(tb testing.TB) (*Service, []evalQuery) { return tuning3With(tb, tuning3.Queries) }
+
+// tuning3With is the service over the tuning3 catalog and queries over it
+// graded by their wants.
+func tuning3With(tb testing.TB, queries []tuning3.Query) (*Service, []evalQuery) {
 	c := tuning3.Generate(tuning3.Size, tuning3Seed)
 	svc := evalService(tb, "tuning3", func() catalog.Contents {
 		return searchtest.ManifestContents(tb, c.Tracks, nil, tuning3Seed, false)
 	})
-	qs := make([]evalQuery, len(tuning3.Queries))
-	for i, q := range tuning3.Queries {
+	qs := make([]evalQuery, len(queries))
+	for i, q := range queries {
 		qs[i] = evalQuery{text: q.Text, grade: func(t *catalog.Track) int { return q.Grade(t, c.TruthOf(t)) }}
 	}
 	return svc, qs

@@ -3,9 +3,7 @@ package search
 import (
 	"testing"
 
-	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/tuning3"
-	"musiccatalog/pkg/search/searchtest"
 )
 
 // The fourth tuning set (issue 15, context round): tuning3's catalog and
@@ -17,15 +15,7 @@ import (
 // tuning4Set is the service over the tuning3 catalog and the context
 // queries.
 func tuning4Set(tb testing.TB) (*Service, []evalQuery) {
-	c := tuning3.Generate(tuning3.Size, tuning3Seed)
-	svc := evalService(tb, "tuning3", func() catalog.Contents {
-		return searchtest.ManifestContents(tb, c.Tracks, nil, tuning3Seed, false)
-	})
-	qs := make([]evalQuery, len(tuning3.ContextQueries))
-	for i, q := range tuning3.ContextQueries {
-		qs[i] = evalQuery{text: q.Text, grade: func(t *catalog.Track) int { return q.Grade(t, c.TruthOf(t)) }}
-	}
-	return svc, qs
+	return tuning3With(tb, tuning3.ContextQueries)
 }
 
 // TestTuning4Relevance reports the context set (the ten weakest
