@@ -42,27 +42,34 @@ const (
 	// voiceLowF0 (Hz) is where a bass line's notes start to pass for a
 	// voice: a comb this low has its teeth under 1 kHz and ±1 bin (c3) is
 	// ±0.5 semitone at its fundamental, so the best comb of a held bass note
-	// jitters over grid steps as if it glided (on the tuning songs, 0.65 %
-	// of the music's frames taken for a voice with the search at 80–400 Hz,
-	// 1.2 % at 60–500 Hz, mostly held notes at 64–75 Hz). A track that goes
-	// below it must also glide in its trend: its f0 averaged over
-	// 2·voiceTrendFrames+1 frames spans voiceMinRange (0.3 % of the music's
-	// frames pass, 63.8 % of the narration's against 63.3 % at 80–400 Hz).
-	// Applied to every track it cost 8.7 points of the narration (a
-	// syllable is short and its glide is in that trend only in part).
+	// jitters over grid steps as if it glided. A track that goes below it
+	// must also glide in its trend: its f0 averaged over
+	// 2·voiceTrendFrames+1 frames spans voiceMinRange. On the tuning halves
+	// (BenchmarkVoicedFrames: music frames taken for a voice, in pink noise
+	// 10 dB under it, narration frames) 80–400 Hz took 0.65 / 1.00 /
+	// 63.3 %, 60–500 Hz with the octave check 0.98 / 1.72 / 64.3 % (held
+	// notes at 64–75 Hz), with this rule 0.32 / 1.46 / 63.8 %. Applied to
+	// every track it took 0.22 / 0.43 but 55.1 % of the narration (a
+	// syllable is short and glides in its trend only in part); below 100 Hz
+	// 0.24 / 0.98 / 57.6 %.
 	voiceLowF0       = 80.0
 	voiceTrendFrames = 2
 	// voiceOctaveShare is the least share of a comb's evidence (weighted
 	// contrast at its teeth) that the points between them must hold for the
 	// octave check to move to f0/2 (the midpoints) or f0/3 (the thirds).
 	// A voice without its fundamental holds about 0.85 there, a comb of a
-	// voice or note with its fundamental about none; on the tuning songs
-	// 0.4–0.6 made no difference, and in pink noise a comparison of whole
-	// scores (with the space between teeth as a penalty) took 0.5 % more of
-	// the music's frames than this check.
+	// voice or note with its fundamental about none. On the tuning halves
+	// 0.4–0.6 took 0.34–0.29 % of the music's frames (1.47–1.52 % in
+	// noise) and the same narration. Comparing whole scores instead (the
+	// contrast between a comb's teeth as a penalty, the comb at f0/2 or
+	// f0/3 taken when its penalised score is higher) took 1.52 % of the
+	// noisy music's frames at 80–400 Hz against 1.04 % with this check;
+	// using the penalised score for every candidate tracked a sung lead over
+	// a chord better than the chord's comb and left more of it to the
+	// vibrato rule, which passed 17 % of its frames (TestSungLineKept).
 	voiceOctaveShare = 0.5
 	// voiceStepsPerSemitone is the f0 grid. A step is 0.72 % of f0, so
-	// the tenth harmonic moves 1.1 bins a step at 80 Hz and 5.4 at 400 Hz:
+	// the tenth harmonic moves 0.8 bins a step at 60 Hz and 6.7 at 500 Hz:
 	// a comb reads each harmonic as the best of ±1 bin (c3), which covers
 	// the low harmonics between grid steps; the high ones of a high voice
 	// may fall between, and maskComb re-centres every harmonic on its
