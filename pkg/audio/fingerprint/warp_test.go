@@ -303,3 +303,4 @@ func TestTimelineWarpedNoSlivers(t *testing.T) {
 		})
 	}
 }
+
