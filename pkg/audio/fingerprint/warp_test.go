@@ -303,4 +303,3 @@ func TestTimelineWarpedNoSlivers(t *testing.T) {
 		})
 	}
 }
-
