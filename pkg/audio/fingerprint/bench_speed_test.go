@@ -31,7 +31,8 @@ import (
 // given for both halves. The index holds every song but BenchmarkAccuracy's
 // heldOut ones, whose clips under the same transforms measure false
 // positives. Knobs: AUDIO_BENCH_SPEED_CLIPS and AUDIO_BENCH_SPEED_FP_CLIPS (clips per condition and half,
-// default 25; false positives: 15), AUDIO_BENCH_SEED, AUDIO_BENCH_CACHE (see bench_test.go).
+// default 25; false positives: 15), AUDIO_BENCH_SEED, AUDIO_BENCH_CACHE (see bench_test.go),
+// AUDIO_BENCH_VERBOSE=1 (every miss of the tuning half).
 
 // speedCond is one transform of the benchmark.
 type speedCond struct {
@@ -127,6 +128,24 @@ func speedQueries() []speedQuery {
 			}
 			return cs[0].TrackID, cs[0].TrackOffset, cs[0].Warp.Speed, cs[0].Warp.Semitones
 		}},
+		// What recognition does (pkg/recognition): the timeline over the
+		// clip, all of it music (as music detection marks it); the
+		// longest named stretch answers.
+		{"timeline", func(ix *fingerprint.Index, h []fingerprint.Hash) (string, float64, float64, float64) {
+			ss := ix.Timeline(h, fingerprint.TimelineOptions{Music: []audio.Range{{EndMs: speedClipSeconds * 1000}}})
+			best := -1
+			for i, s := range ss {
+				if s.TrackID != "" && (best < 0 || s.EndMs-s.StartMs > ss[best].EndMs-ss[best].StartMs) {
+					best = i
+				}
+			}
+			if best < 0 {
+				return "", 0, 1, 0
+			}
+			s := ss[best]
+			w := s.Warp()
+			return s.TrackID, float64(s.TrackOffsetMs)/1000 - float64(s.StartMs)/1000*w.Speed, w.Speed, w.Semitones
+		}},
 	}
 }
 
@@ -171,6 +190,10 @@ func BenchmarkSpeedPitch(b *testing.B) {
 					t0 := time.Now()
 					id, off, speed, semis := q.run(ix, h)
 					times = append(times, time.Since(t0))
+					if verboseBench() && half == 0 && (id != tracks[in[i].track].name || math.Abs(off-in[i].start) >= 1) {
+						fmt.Printf("tuning-half miss, %s, %s: want %s at %.1f s, got %q at %.1f s, speed %.3f, %+.2f st\n",
+							q.name, cond.name, tracks[in[i].track].name, in[i].start, id, off, speed, semis)
+					}
 					if id == tracks[in[i].track].name && math.Abs(off-in[i].start) < 1 {
 						hits++
 						if qi == len(queries)-1 {

@@ -186,28 +186,53 @@ func relaxed(minScore int) MatchOptions {
 	return MatchOptions{MaxCandidates: 5, MinScore: minScore, MinRatio: 0.5}
 }
 
-// MatchWarped is Match, and when Match finds nothing, the search over
-// speed and pitch: the best warped match whose score reaches warpMinScore
+// MatchWarped is Match, and when Match finds nothing or only a weak
+// match (weakIdentity), the search over speed and pitch: the best warped match whose score reaches warpMinScore
 // and beats every other track at its cell by warpMinRatio and the other
 // contenders over all cells by warpMinCellsRatio. Identity matches come
 // back with Warp Identity, unless their track explains the query clearly
-// better warped (warpedIdentity). It is safe for concurrent use.
+// better warped (warpedIdentity), or a weak one loses to a warped match
+// that scores warpOverIdentity × more. It is safe for concurrent use.
 func (ix *Index) MatchWarped(query []Hash, opts MatchOptions) []WarpedCandidate {
-	if cs := ix.Match(query, opts); len(cs) > 0 {
+	cs := ix.Match(query, opts)
+	if len(cs) > 0 {
 		if c, ok := ix.warpedIdentity(query, cs[0].TrackID, cs[0].Score); ok {
 			return []WarpedCandidate{c}
 		}
-		out := make([]WarpedCandidate, len(cs))
-		for i, c := range cs {
-			out[i] = WarpedCandidate{Candidate: c, Warp: Identity}
+	}
+	if len(cs) == 0 || weakIdentity(cs[0], query, opts) {
+		if c, ok := ix.searchWarp(query); ok && (len(cs) == 0 ||
+			float64(c.Score) >= warpOverIdentity*float64(cs[0].Score)) {
+			return []WarpedCandidate{c}
 		}
-		return out
 	}
-	c, ok := ix.searchWarp(query)
-	if !ok {
-		return nil
+	out := make([]WarpedCandidate, len(cs))
+	for i, c := range cs {
+		out[i] = WarpedCandidate{Candidate: c, Warp: Identity}
 	}
-	return []WarpedCandidate{c}
+	return out
+}
+
+// An identity match is weak, and the warp search runs beside it, when it
+// scores under weakIdentityScores × the least score reported or aligns
+// hashes over less than weakIdentitySpan of the query. A warped clip of a
+// song may align a few hashes of another song over a second or two (a
+// held chord, a drum fill) by chance: 30 hashes over 1.6 s of a 10-s
+// clip played 8 % slow, where the clips played as indexed score 141–330
+// over 8.9–9.6 s (tuning half). A match that is not weak is answered at
+// once, so the ordinary query pays nothing for the warp search.
+const (
+	weakIdentityScores = 3
+	weakIdentitySpan   = 0.5
+)
+
+func weakIdentity(c Candidate, query []Hash, opts MatchOptions) bool {
+	if len(query) == 0 {
+		return false
+	}
+	span := float64(query[len(query)-1].Time-query[0].Time) * FrameSeconds
+	return c.Score < weakIdentityScores*opts.withDefaults().MinScore ||
+		c.QueryEnd-c.QueryStart < weakIdentitySpan*span
 }
 
 // searchWarp scans the coarse grid with a sample of the query (see

@@ -77,6 +77,33 @@ func TestMatchWarped(t *testing.T) {
 	}
 }
 
+// TestMatchWarpedPastAChanceMatch: a clip that is mostly one song played
+// 8 % slow, ending on a second and a half of another song as indexed (a
+// sting), is that first song, warped: the identity search's match of the
+// sting aligns a few hashes over a small part of the clip, which is too
+// weak to answer without the warp search.
+func TestMatchWarpedPastAChanceMatch(t *testing.T) {
+	ix, tracks := warpIndex(t)
+	var slow speedCond
+	for _, c := range speedConds() {
+		if c.name == "rate -8%" {
+			slow = c
+		}
+	}
+	song, sting := tracks[1], tracks[4]
+	clip := audiotest.Concat(ffmpegFilter(t, song.path, 20, 9*slow.speed+0.5, slow.filter).Window(0, 8.5), ffmpegFilter(t, sting.path, 30, 1.6, "").Window(0, 1.5))
+	h := fingerprint.New(fingerprint.QueryOptions).Fingerprint(audiotest.MixSNR(clip, audiotest.PinkNoise(44100, 10.1, 0.1, 3), 10))
+	cs := ix.Match(h, fingerprint.MatchOptions{})
+	if len(cs) == 0 || cs[0].TrackID != sting.name {
+		t.Fatalf("the identity search found %+v, want the sting %s (the case this test is about)", cs, sting.name)
+	}
+	t.Logf("identity: %s, score %d over %.1f s", cs[0].TrackID, cs[0].Score, cs[0].QueryEnd-cs[0].QueryStart)
+	ws := ix.MatchWarped(h, fingerprint.MatchOptions{})
+	if len(ws) == 0 || ws[0].TrackID != song.name || math.Abs(ws[0].TrackOffset-20) > 0.5 || math.Abs(ws[0].Warp.Speed-slow.speed) > 0.01 {
+		t.Fatalf("MatchWarped: %+v, want %s at 20 s, speed %.2f", ws, song.name, slow.speed)
+	}
+}
+
 // TestMatchWarpedOutsideMusic: clips of music the index does not hold,
 // under the largest changes, are matched by nothing the warp search adds.
 func TestMatchWarpedOutsideMusic(t *testing.T) {

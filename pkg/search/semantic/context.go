@@ -216,6 +216,8 @@ func (e *Embedder) units(toks []string, query bool) []reading {
 		t := toks[i]
 		u := reading{word: t, lo: i, hi: i + 1}
 		switch {
+		case objectPronouns[t] && !pronounVoice(toks, i):
+			// "her birthday", "a song for her": whose or for whom, not who sings
 		case IsStopword(t):
 			if query {
 				u.ctx = e.contextOf(t)
@@ -242,6 +244,23 @@ func (e *Embedder) units(toks []string, query bool) []reading {
 		i++
 	}
 	return us
+}
+
+// objectPronouns are the pronouns that name a singer's gender only as
+// the singer ("sung by her", "his voice"), not as an owner or a
+// recipient ("her birthday", "a song for him"). "She" and "he" are
+// subjects, a singer when they sing, and keep their meaning.
+var objectPronouns = map[string]bool{"her": true, "his": true, "him": true}
+
+// voiceNouns are the words after an object pronoun that make it the
+// singer ("her voice", "his vocals").
+var voiceNouns = map[string]bool{"voice": true, "voices": true, "vocal": true, "vocals": true, "singing": true,
+	"falsetto": true, "croon": true, "crooning": true}
+
+// pronounVoice reports whether the object pronoun toks[i] names the
+// singer: after "by" ("sung by her") or before a voice noun.
+func pronounVoice(toks []string, i int) bool {
+	return (i > 0 && toks[i-1] == "by") || (i+1 < len(toks) && voiceNouns[toks[i+1]])
 }
 
 // holdsMusicWord reports whether one of words is a music word that is no

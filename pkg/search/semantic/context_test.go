@@ -322,3 +322,31 @@ func signatures(ctx []byte) [][]string {
 	})
 	return sigs
 }
+
+// TestPronounIsSingerOnlyAsSinger: "her" and "his" name who sings only
+// as the singer ("sung by her", "his voice"), not as an owner or a
+// recipient ("her birthday", "a love song for him").
+func TestPronounIsSingerOnlyAsSinger(t *testing.T) {
+	e := defaultEmbedder(t)
+	for text, gender := range map[string]string{
+		"a song for her birthday":   "female",
+		"music for his wedding day": "male",
+		"a love song for him":       "male",
+		"the key to her heart":      "female",
+	} {
+		if w := weight(t, e, text, gender); w > 0 {
+			t.Errorf("%q: %s %.2f, want none", text, gender, w)
+		}
+	}
+	for text, gender := range map[string]string{
+		"a ballad sung by her":     "female",
+		"his voice over a guitar":  "male",
+		"she sings about the sea":  "female",
+		"he sings the blues":       "male",
+		"her vocals, soft and low": "female",
+	} {
+		if w := weight(t, e, text, gender); w < 0.3 {
+			t.Errorf("%q: %s %.2f, want the singer's gender", text, gender, w)
+		}
+	}
+}
