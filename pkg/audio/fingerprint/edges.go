@@ -102,7 +102,13 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash, music []audio.Range) []
 		// Chance is measured on each side apart: how many hashes align by
 		// chance depends on what else sounds there (a voice, another song).
 		cl, cr := ix.chance(query, lo, first, s.align), ix.chance(query, last, hi, s.align)
-		f, l := extendEdges(ev, near, int(first-lo), int(last-lo), cl, cr)
+		// Only an edge something else sounds at (see maxSnapShare) jumps:
+		// in the clear a song's evidence does not stop for seconds while
+		// it plays, and the next song, warped or not in the index, may
+		// line up with it now and then.
+		jl := explained(query, ev, lo, int(first-lo), 1) < maxSnapShare
+		jr := explained(query, ev, lo, int(last-lo), -1) < maxSnapShare
+		f, l := extendEdges(ev, near, int(first-lo), int(last-lo), cl, cr, jl, jr)
 		if f < int(first-lo) {
 			s.StartMs = frameMs(lo + uint32(f))
 		}
@@ -274,22 +280,24 @@ func edgeRate(c float64) float64 {
 // never moves an edge. Past that, an edge jumps a longer gap (up to
 // jumpSeconds) to a cluster chance does not explain (see jump) – a quiet
 // passage of the song, or a stretch the voice covers whole – and is
-// carried on from there.
-func extendEdges(ev, near []float32, first, last int, cl, cr float64) (int, int) {
-	return extendEdge(ev, near, first, -1, cl), extendEdge(ev, near, last, 1, cr)
+// carried on from there, on the left when jl and on the right when jr.
+func extendEdges(ev, near []float32, first, last int, cl, cr float64, jl, jr bool) (int, int) {
+	return extendEdge(ev, near, first, -1, cl, jl), extendEdge(ev, near, last, 1, cr, jr)
 }
 
-// extendEdge carries edge in direction dir (−1, +1); see extendEdges.
-func extendEdge(ev, near []float32, edge, dir int, c float64) int {
+// extendEdge carries edge in direction dir (−1, +1), jumping gaps when
+// jumps; see extendEdges.
+func extendEdge(ev, near []float32, edge, dir int, c float64, jumps bool) int {
 	p := edgeRate(c) * FrameSeconds
 	to := carryEdge(ev, edge, dir, p)
-	for {
+	for jumps {
 		j := jump(ev, near, to, dir, c)
 		if j == to {
 			return to
 		}
 		to = carryEdge(ev, j, dir, p)
 	}
+	return to
 }
 
 // carryEdge carries edge in direction dir at level p (per frame).
