@@ -22,10 +22,13 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
-require github.com/aws/aws-sdk-go-v2/service/sqs v1.52.8
+require (
+	github.com/aws/aws-sdk-go-v2/service/sesv2 v1.79.7
+	github.com/aws/aws-sdk-go-v2/service/sqs v1.52.8
+	github.com/klauspost/compress v1.17.4
+)
 
 require (
-	github.com/aws/aws-sdk-go-v2/service/sesv2 v1.79.7 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 )

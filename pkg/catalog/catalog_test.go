@@ -2,13 +2,17 @@ package catalog_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/catalog/catalogtest"
@@ -75,6 +79,43 @@ func TestVersionFollowsContents(t *testing.T) {
 	}
 	if d.Version() == a.Version() {
 		t.Fatal("a changed highlight kept the version")
+	}
+}
+
+// TestDecodeReadsGzipSnapshots: a snapshot published by a build before
+// zstd (format 1: the same body, gzip-compressed) still loads, as the
+// same catalog.
+func TestDecodeReadsGzipSnapshots(t *testing.T) {
+	cat := sample(t)
+	var buf bytes.Buffer
+	if err := catalog.Encode(&buf, cat); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	head := 7 + 1 + len(cat.Version()) // magic, format, uvarint length, version
+	if string(b[:7]) != "MCSNAP\x02" {
+		t.Fatalf("head %q, want format 2", b[:7])
+	}
+	zr, err := zstd.NewReader(bytes.NewReader(b[head:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old bytes.Buffer
+	old.WriteString("MCSNAP\x01")
+	old.Write(b[7:head])
+	zw := gzip.NewWriter(&old)
+	zw.Write(body)
+	zw.Close()
+	got, err := catalog.Decode(&old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version() != cat.Version() || !reflect.DeepEqual(got.Tracks(), cat.Tracks()) {
+		t.Fatal("the gzip snapshot decodes to another catalog")
 	}
 }
 
