@@ -70,8 +70,11 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash, music []audio.Range) []
 		gap := float64(b.StartMs-a.EndMs) / 1000
 		// Pieces this close are one play-through as in resolve: a weak
 		// stretch's remnant next to the strong one it continues.
+		// So are pieces a quiet passage apart whose edge facing it is
+		// under a voice, as a jump would have reached the next (see jump).
 		if a.TrackID != "" && a.TrackID == b.TrackID && math.Abs(a.offset-b.offset) <= offsetSlack &&
-			(gap <= mergeGapSeconds || gap <= bridgeSeconds && ix.holds(query, msFrame(a.EndMs), msFrame(b.StartMs), a.align)) {
+			(gap <= mergeGapSeconds || gap <= bridgeSeconds && ix.holds(query, msFrame(a.EndMs), msFrame(b.StartMs), a.align) ||
+				gap <= jumpSeconds && ix.coveredEnd(query, *a)) {
 			a.EndMs = max(a.EndMs, b.EndMs)
 			a.Score = max(a.Score, b.Score)
 			out = slices.Delete(out, i+1, i+2)
@@ -168,6 +171,17 @@ func explained(query []Hash, ev []float32, lo uint32, edge, dir int) float64 {
 		}
 	}
 	return float64(held) / float64(max(hashed, 1))
+}
+
+// coveredEnd reports whether the track explains under maxSnapShare of the
+// query's hashed frames before s's end (see explained).
+func (ix *Index) coveredEnd(query []Hash, s Stretch) bool {
+	from, to := msFrame(s.StartMs), msFrame(s.EndMs)
+	if to <= from {
+		return false
+	}
+	ev, _ := ix.netEvidence(query, from, to, s.align)
+	return explained(query, ev, from, int(to-from), -1) < maxSnapShare
 }
 
 // snapToMusic moves s's edges out to the edges of the music ranges they

@@ -169,6 +169,11 @@ func TestEdgeJumpsQuietPassage(t *testing.T) {
 	if got := ix.settleEdges(stretch, query(false, false), nil); len(got) != 1 || got[0].EndMs > frameMs(430) {
 		t.Errorf("in the clear: got %+v, want the stretch to end near %d ms", got, frameMs(400))
 	}
+	// The return found as a stretch of its own is bridged to.
+	pieces := append(slices.Clone(stretch), Stretch{StartMs: frameMs(560), EndMs: frameMs(600), TrackID: "a", align: align})
+	if got := ix.settleEdges(pieces, query(true, false), nil); len(got) != 1 || got[0].EndMs < frameMs(592) {
+		t.Errorf("quiet passage before a found return: got %+v, want one stretch", got)
+	}
 }
 
 // TestSnapToMusic: an edge under a voice (the track explains a quarter of
