@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,9 +33,44 @@ import (
 // split by audiotest.TuningHalf; every figure is given for both halves.
 // AUDIO_BENCH_SPEECH sets the narrated videos per half and level (default
 // 12), and the intro timelines per half (the same number).
+// AUDIO_BENCH_LEVELS replaces the levels (comma-separated dB, e.g.
+// "-10,-11,-14") and AUDIO_BENCH_HALF=tuning (or held-out) runs one half
+// only: tuning looks at the tuning half alone.
 
 // speechLevels are the music levels under the voice (dB).
 var speechLevels = []float64{-8, -14}
+
+// benchLevels returns AUDIO_BENCH_LEVELS or speechLevels.
+func benchLevels(tb testing.TB) []float64 {
+	v := os.Getenv("AUDIO_BENCH_LEVELS")
+	if v == "" {
+		return speechLevels
+	}
+	var out []float64
+	for _, f := range strings.Split(v, ",") {
+		l, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			tb.Fatalf("AUDIO_BENCH_LEVELS: %v", err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// benchHalves returns the halves AUDIO_BENCH_HALF selects (both by default).
+func benchHalves(tb testing.TB) []int {
+	switch v := os.Getenv("AUDIO_BENCH_HALF"); v {
+	case "":
+		return []int{0, 1}
+	case halfNames[0]:
+		return []int{0}
+	case halfNames[1]:
+		return []int{1}
+	default:
+		tb.Fatalf("AUDIO_BENCH_HALF=%q: want %q or %q", v, halfNames[0], halfNames[1])
+		return nil
+	}
+}
 
 // narratedCase is one narrated video: narration by voice over narrLen
 // seconds of the track from trackStart, levelDB under the voice.
@@ -177,8 +213,8 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 	qfp := fingerprint.New(fingerprint.QueryOptions)
 	fmt.Fprintf(report, "music under narration (espeak-ng; songs %d/%d, voices %d/%d per half), %d videos per half and level:\n",
 		len(songs[0]), len(songs[1]), len(voices[0]), len(voices[1]), n)
-	for _, level := range speechLevels {
-		for h := range 2 {
+	for _, level := range benchLevels(tb) {
+		for _, h := range benchHalves(tb) {
 			r := rand.New(rand.NewPCG(uint64(h+1), uint64(-level)))
 			var cases []narratedCase
 			for k := range n {
@@ -209,7 +245,7 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 			report.WriteString(t.line(fmt.Sprintf("music %+g dB, %s", level, halfNames[h])))
 		}
 	}
-	for h := range 2 {
+	for _, h := range benchHalves(tb) {
 		var t speechTally
 		for v := range n {
 			pcm, segs := introVideo(tb, tracks, songs[h], voices[h], uint64(100*h+v+1))

@@ -1,8 +1,12 @@
 package fingerprint
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"musiccatalog/pkg/audio"
 )
 
 // TestExtendEdges: an edge is carried over sparse evidence (a song going on
@@ -10,7 +14,6 @@ import (
 // than edgeGapSeconds, and not to a lone hit beyond a gap.
 func TestExtendEdges(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	p := edgeRate(0.05) * FrameSeconds
 	var ev []float32
 	ev = evidenceRun(ev, r, 100, 0)
 	ev = append(ev, 1) // the song's first aligned frame under the voice, 100
@@ -25,14 +28,14 @@ func TestExtendEdges(t *testing.T) {
 	ev = evidenceRun(ev, r, 70, 0)
 	ev = append(ev, 1) // a lone chance hit 3.2 s later
 	ev = evidenceRun(ev, r, 40, 0)
-	f, l := extendEdges(ev, first, last, p, p)
+	f, l := extendEdges(ev, nil, first, last, 0.05, 0.05, true, true)
 	if f != 100 || l != 554 {
 		t.Errorf("extended to %d–%d, want 100–554", f, l)
 	}
 	// A lone hit within the gap limit is not enough either.
 	ev = make([]float32, 200)
 	ev[100], ev[150] = 1, 1
-	if f, l := extendEdges(ev, 100, 100, p, p); f != 100 || l != 100 {
+	if f, l := extendEdges(ev, nil, 100, 100, 0.05, 0.05, true, true); f != 100 || l != 100 {
 		t.Errorf("a lone hit 2.3 s away moved the edge to %d–%d", f, l)
 	}
 }
@@ -71,10 +74,10 @@ func TestSettleEdgesBridge(t *testing.T) {
 			{StartMs: frameMs(600), EndMs: frameMs(1000), TrackID: "a", align: align},
 		}
 	}
-	if got := ix.settleEdges(stretches(), query(20)); len(got) != 1 || got[0].StartMs != 0 || got[0].EndMs != frameMs(1000) {
+	if got := ix.settleEdges(stretches(), query(20), nil); len(got) != 1 || got[0].StartMs != 0 || got[0].EndMs != frameMs(1000) {
 		t.Errorf("music on between them: got %+v, want one stretch 0–%d ms", got, frameMs(1000))
 	}
-	if got := ix.settleEdges(stretches(), query(0)); len(got) != 2 {
+	if got := ix.settleEdges(stretches(), query(0), nil); len(got) != 2 {
 		t.Errorf("muted gap: got %+v, want two stretches", got)
 	}
 	// Touching pieces (a weak stretch's remnant next to the strong one it
@@ -83,7 +86,7 @@ func TestSettleEdgesBridge(t *testing.T) {
 		{StartMs: frameMs(0), EndMs: frameMs(400), TrackID: "a", align: align},
 		{StartMs: frameMs(400), EndMs: frameMs(1000), TrackID: "a", align: align},
 	}
-	if got := ix.settleEdges(touching, query(0)); len(got) != 1 || got[0].EndMs != frameMs(1000) {
+	if got := ix.settleEdges(touching, query(0), nil); len(got) != 1 || got[0].EndMs != frameMs(1000) {
 		t.Errorf("touching pieces: got %+v, want one stretch", got)
 	}
 }
@@ -107,5 +110,102 @@ func TestSparsePad(t *testing.T) {
 	}
 	if got := sparsePad(make([]float32, 100), 0, 1); got != ms(maxPadSeconds) {
 		t.Errorf("no evidence: pad %d ms, want %d", got, ms(maxPadSeconds))
+	}
+}
+
+// twoHashTrack indexes a track of frames frames with two hashes a frame,
+// keys unique to their frame, and returns the index and the track's
+// hashes.
+func twoHashTrack(t *testing.T, frames uint32) (*Index, []Hash) {
+	t.Helper()
+	var track []Hash
+	for f := uint32(0); f < frames; f++ {
+		track = append(track, Hash{Key: 2 * f, Time: f}, Hash{Key: 2*f + 1, Time: f})
+	}
+	b := NewBuilder()
+	if err := b.Add("a", float64(frames)*FrameSeconds, track); err != nil {
+		t.Fatal(err)
+	}
+	return b.Build(), track
+}
+
+// TestEdgeJumpsQuietPassage: a song under a voice that goes quiet for
+// 7 s and comes back at the same alignment is one stretch to where it
+// comes back (issue 16: ends reported 5–12 s early); the same cluster
+// after 7 s of music that lines up with the track as well a beat off (a
+// resembling song) is not taken, nor is it in the clear, where a song's
+// evidence does not stop for seconds while it plays.
+func TestEdgeJumpsQuietPassage(t *testing.T) {
+	ix, track := twoHashTrack(t, 1200)
+	align := int64(ix.tracks[0].Start)
+	near := int(math.Round(0.6 / FrameSeconds))
+	query := func(voice, resembling bool) []Hash {
+		var q []Hash
+		for _, h := range track {
+			f := int(h.Time)
+			if voice && f < 1000 && h.Key%2 == 0 { // unaligned voice hashes, frame by frame
+				q = append(q, Hash{Key: 1<<20 + h.Key, Time: h.Time})
+			}
+			switch {
+			case f < 400 && (!voice || f < 300 || f%4 == 0), f >= 560 && f < 600 && f%8 == 0:
+				// The song (a frame in four under the voice), its return.
+				q = append(q, h)
+			case resembling && f >= 400 && f < 560 && f%3 == 0:
+				// The track's hashes a beat early and late: what a
+				// resembling song aligns.
+				q = append(q, Hash{Key: track[2*(f-near)].Key, Time: h.Time}, Hash{Key: track[2*(f+near)].Key, Time: h.Time})
+			}
+		}
+		slices.SortStableFunc(q, func(a, b Hash) int { return int(a.Time) - int(b.Time) })
+		return q
+	}
+	stretch := []Stretch{{StartMs: 0, EndMs: frameMs(400), TrackID: "a", align: align}}
+	if got := ix.settleEdges(stretch, query(true, false), nil); len(got) != 1 || got[0].EndMs < frameMs(592) {
+		t.Errorf("quiet passage: got %+v, want one stretch to %d ms or later", got, frameMs(592))
+	}
+	if got := ix.settleEdges(stretch, query(true, true), nil); len(got) != 1 || got[0].EndMs > frameMs(430) {
+		t.Errorf("resembling song: got %+v, want the stretch to end near %d ms", got, frameMs(400))
+	}
+	if got := ix.settleEdges(stretch, query(false, false), nil); len(got) != 1 || got[0].EndMs > frameMs(430) {
+		t.Errorf("in the clear: got %+v, want the stretch to end near %d ms", got, frameMs(400))
+	}
+	// The return found as a stretch of its own is bridged to.
+	pieces := append(slices.Clone(stretch), Stretch{StartMs: frameMs(560), EndMs: frameMs(600), TrackID: "a", align: align})
+	if got := ix.settleEdges(pieces, query(true, false), nil); len(got) != 1 || got[0].EndMs < frameMs(592) {
+		t.Errorf("quiet passage before a found return: got %+v, want one stretch", got)
+	}
+}
+
+// TestSnapToMusic: an edge under a voice (the track explains a quarter of
+// the query's hashed frames next to it) moves out to the edge of the music
+// range it lies in, up to snapSeconds; an edge in the clear does not, nor
+// one the music range's edge is farther from.
+func TestSnapToMusic(t *testing.T) {
+	ix, track := twoHashTrack(t, 1200)
+	align := int64(ix.tracks[0].Start)
+	query := func(voice bool) []Hash {
+		var q []Hash
+		for f := uint32(0); f < 1000; f++ {
+			if f >= 200 && f < 800 && f%4 == 0 {
+				q = append(q, track[2*f], track[2*f+1])
+			}
+			if voice {
+				q = append(q, Hash{Key: 1<<20 + f, Time: f})
+			}
+		}
+		return q
+	}
+	stretch := []Stretch{{StartMs: frameMs(200), EndMs: frameMs(797), TrackID: "a", align: align}}
+	music := []audio.Range{{StartMs: frameMs(160), EndMs: frameMs(900)}}
+	got := ix.settleEdges(stretch, query(true), music)
+	if len(got) != 1 || got[0].StartMs != frameMs(160) {
+		t.Errorf("under a voice: got %+v, want the start at the music's, %d ms", got, frameMs(160))
+	}
+	if len(got) == 1 && got[0].EndMs > frameMs(820) {
+		t.Errorf("under a voice: end %d ms moved to a music edge 4.6 s away", got[0].EndMs)
+	}
+	got = ix.settleEdges(stretch, query(false), music)
+	if len(got) != 1 || got[0].StartMs < frameMs(190) {
+		t.Errorf("in the clear: got %+v, want the start near %d ms", got, frameMs(200))
 	}
 }

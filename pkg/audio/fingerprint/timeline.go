@@ -443,7 +443,7 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 		}
 		slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 	}
-	out = ix.settleEdges(out, query)
+	out = ix.settleEdges(out, query, o.Music)
 	for i := range out {
 		out[i].TrackOffsetMs = ms(out[i].offset) + out[i].StartMs
 	}
