@@ -187,7 +187,8 @@ func relaxed(minScore int) MatchOptions {
 }
 
 // MatchWarped is Match, and when Match finds nothing or only a weak
-// match (weakIdentity), the search over speed and pitch: the best warped match whose score reaches warpMinScore
+// match (weakIdentity), the search over speed and pitch: the best warped
+// match whose score reaches warpMinScore
 // and beats every other track at its cell by warpMinRatio and the other
 // contenders over all cells by warpMinCellsRatio. Identity matches come
 // back with Warp Identity, unless their track explains the query clearly
