@@ -331,7 +331,7 @@ func (e *Embedder) EmbedQuery(_ context.Context, text string) ([]float32, error)
 			continue
 		}
 		w := float32(1)
-		if pos > 0 && modifierAt(toks, us[content[0]].hi, u.lo) {
+		if pos > 0 && !timeWords[toks[us[content[0]].lo]] && modifierAt(toks, us[content[0]].hi, u.lo) {
 			w = wModifier
 		}
 		if !feeling || !anyTopic || !topic[k] {
@@ -369,6 +369,19 @@ const wModifier = 0.7
 // locatives open a place or time modifier.
 var locatives = map[string]bool{"in": true, "at": true, "on": true, "through": true, "from": true,
 	"during": true, "near": true, "inside": true, "across": true, "around": true, "along": true, "under": true, "over": true}
+
+// timeWords are the words of a time that a place after it does not
+// modify but sets ("sunset at an ibiza beach club", "midnight in a big
+// city", "sunday morning in a harlem church": the place is the scene).
+var timeWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("sunrise sunset dawn dusk twilight daybreak midnight noon night nights morning mornings " +
+		"afternoon afternoons evening evenings weekend weekends today tonight monday tuesday wednesday thursday friday " +
+		"saturday sunday summer winter spring autumn fall christmas halloween") {
+		timeWords[w] = true
+	}
+}
 
 // modifierAt reports whether a locative stands in toks[from:to] (after
 // the request's first content word and before the word at to).
