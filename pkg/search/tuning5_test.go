@@ -35,8 +35,9 @@ func tuning5Set(tb testing.TB) (*Service, []evalQuery) {
 func TestTuning5Relevance(t *testing.T) { guardSet(t, "tuning5", tuning5Set, tuning5Floor) }
 
 // tuning5Floor is the mean the fifth tuning set must keep (README,
-// Search: 0.648 when it was written, before any tuning on it).
-const tuning5Floor = 0.62
+// Search: 0.648 when it was written, before any tuning on it; 0.757
+// after round 5, partly by construction).
+const tuning5Floor = 0.73
 
 // BenchmarkTuning5NDCG prints the fifth tuning set's mean, worst decile
 // and queries below 0.3.
