@@ -148,6 +148,12 @@ func Understand(text string, bpmTol float64) (q Query) {
 				q.NoVocals, i = true, j+1
 			case vocalsWords[next] != "" && vocalsWords[next] != catalog.VocalsInstrumental:
 				q.NoVocals, i = true, j
+			case vocalsWords[next] == catalog.VocalsInstrumental || accompaniment[next]:
+				// "no instruments at all", "not instrumental": voices, sung
+				if q.Vocals == "" {
+					q.Vocals = vocalsAny
+				}
+				i = j
 			default:
 				q.Exclude, i = append(q.Exclude, concept(next)), j
 			}

@@ -43,6 +43,8 @@ func TestUnderstand(t *testing.T) {
 		{text: "calm without drums", words: []string{"calm"}, exclude: 1},
 		{text: "a sad song that isn't slow", words: []string{"sad"}, exclude: 1},
 		{text: "calm music that doesn’t have drums", words: []string{"calm"}, exclude: 1},
+		{text: "only voices, no instruments at all", words: []string{"only", "voices", "all"}, vocals: vocalsAny},
+		{text: "choir without accompaniment", words: []string{"choir"}, vocals: vocalsAny},
 		{text: "happy, don't want vocals", words: []string{"happy"}, vocals: catalog.VocalsInstrumental, noVocals: true},
 		{text: "3am and can't sleep", words: []string{"3am", "can", "t", "sleep"}},
 		{text: "30 second ident", words: []string{"ident"}, duration: &Range{24, 36}},
