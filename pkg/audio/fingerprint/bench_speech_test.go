@@ -35,7 +35,10 @@ import (
 // 12), and the intro timelines per half (the same number).
 // AUDIO_BENCH_LEVELS replaces the levels (comma-separated dB, e.g.
 // "-10,-11,-14") and AUDIO_BENCH_HALF=tuning (or held-out) runs one half
-// only: tuning looks at the tuning half alone.
+// only: tuning looks at the tuning half alone. AUDIO_BENCH_SPEECH_SEED=k
+// (k ≥ 1; default 0, the videos above) draws other videos from the same
+// half's songs and voices – other songs, offsets, voice order and texts –
+// so that tuning can see many more edges than the default set holds.
 
 // speechLevels are the music levels under the voice (dB).
 var speechLevels = []float64{-8, -14}
@@ -209,18 +212,20 @@ func musicShare(rs []audio.Range, a, b float64) (in, out float64) {
 func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, report *strings.Builder) {
 	audiotest.RequireEspeak(tb)
 	n := envInt("AUDIO_BENCH_SPEECH", 12)
+	seed := uint64(envInt("AUDIO_BENCH_SPEECH_SEED", 0))
 	songs, voices := halfSets(tracks)
 	qfp := fingerprint.New(fingerprint.QueryOptions)
 	fmt.Fprintf(report, "music under narration (espeak-ng; songs %d/%d, voices %d/%d per half), %d videos per half and level:\n",
 		len(songs[0]), len(songs[1]), len(voices[0]), len(voices[1]), n)
 	for _, level := range benchLevels(tb) {
 		for _, h := range benchHalves(tb) {
-			r := rand.New(rand.NewPCG(uint64(h+1), uint64(-level)))
+			r := rand.New(rand.NewPCG(uint64(h+1)+seed<<16, uint64(-level)))
 			var cases []narratedCase
 			for k := range n {
 				ti := songs[h][r.IntN(len(songs[h]))]
 				start := 10 + math.Round(r.Float64()*(tracks[ti].pcm.Seconds()-narrLen-20)*10)/10
-				cases = append(cases, narratedCase{track: ti, voice: voices[h][k%len(voices[h])], trackStart: start, levelDB: level, seed: uint64(1000*h + k + 1)})
+				cases = append(cases, narratedCase{track: ti, voice: voices[h][(k+int(seed))%len(voices[h])], trackStart: start, levelDB: level,
+					seed: uint64(1000*h+k+1) + 100_000*seed})
 			}
 			pcms := make([]audio.PCM, len(cases))
 			parallel(len(cases), func(i int) { pcms[i] = renderNarrated(tb, tracks, cases[i]) })
@@ -239,7 +244,8 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 				t.songSeconds += narrLen
 				t.speechSeconds += narrLead + narrTail
 				if verboseBench() {
-					fmt.Fprintf(report, "    %s %s %+g dB: %v (music %v)\n", tracks[c.track].name, audiotest.Voices[c.voice], level, st, music)
+					fmt.Fprintf(report, "    %s@%.1f %s %+g dB seed %d: %s%v (music %v)\n", tracks[c.track].name, c.trackStart, audiotest.Voices[c.voice], level, c.seed,
+						edgeErrors(tracks, []segment{seg}, st), st, music)
 				}
 			}
 			report.WriteString(t.line(fmt.Sprintf("music %+g dB, %s", level, halfNames[h])))
@@ -248,7 +254,7 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 	for _, h := range benchHalves(tb) {
 		var t speechTally
 		for v := range n {
-			pcm, segs := introVideo(tb, tracks, songs[h], voices[h], uint64(100*h+v+1))
+			pcm, segs := introVideo(tb, tracks, songs[h], voices[h], uint64(100*h+v+1)+100_000*seed)
 			t0 := time.Now()
 			music := musicdetect.Detect(pcm, musicdetect.Options{})
 			st := ix.Timeline(qfp.Fingerprint(pcm), fingerprint.TimelineOptions{Music: music})
@@ -256,7 +262,7 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 			t.seconds += pcm.Seconds()
 			t.add(tracks, segs, st)
 			if verboseBench() {
-				fmt.Fprintf(report, "    intro video %d: %v\n      truth %+v\n", v, st, segs)
+				fmt.Fprintf(report, "    intro video %d: %s%v (music %v)\n      truth %+v\n", v, edgeErrors(tracks, segs, st), st, music, segs)
 			}
 		}
 		report.WriteString(t.line(fmt.Sprintf("intro timelines, %s", halfNames[h])))
@@ -301,6 +307,22 @@ func introVideo(tb testing.TB, tracks []benchTrack, songs, voices []int, seed ui
 	video = overlay(video, narration(tb, voice, 12, seed), voiceAt, -8)
 	name := fmt.Sprintf("intro-%s-%s-%s-%s-%d", tracks[a].name, tracks[b].name, tracks[c].name, audiotest.Voices[voice], seed)
 	return aacRoundTripAt(tb, relevel(video), name, rate), segs
+}
+
+// edgeErrors describes the song edges off by more than 1 s (start and end
+// minus the cut, seconds) and the songs missed, for AUDIO_BENCH_VERBOSE.
+func edgeErrors(tracks []benchTrack, segs []segment, st []fingerprint.Stretch) string {
+	var b strings.Builder
+	bs, _ := scoreTimeline(tracks, segs, st)
+	for _, x := range bs {
+		switch {
+		case !x.found:
+			fmt.Fprintf(&b, "MISSED %s; ", tracks[x.seg.track].name)
+		case math.Abs(x.err[0]) > 1 || math.Abs(x.err[1]) > 1:
+			fmt.Fprintf(&b, "OFF %s %.1f–%.1f start %+.2f end %+.2f; ", tracks[x.seg.track].name, x.seg.start, x.seg.end, x.err[0], x.err[1])
+		}
+	}
+	return b.String()
 }
 
 func verboseBench() bool { return os.Getenv("AUDIO_BENCH_VERBOSE") == "1" }
