@@ -48,10 +48,11 @@ func TestWarpCloseCalls(t *testing.T) {
 		{"traveling_minstrels", 187.754, 1000809, "pitch +2 st"},
 		{"journeys_end", 211.011, 1001398, "pitch +2 st"},
 		{"battle-epic", 46.124, 1000437, "pitch +1 st"},
+		{"battle-epic", 46.124, 1000437, "pitch +2 st"},
 	}
 	q := fingerprint.New(fingerprint.QueryOptions)
 	for _, c := range cases {
-		t.Run(c.song, func(t *testing.T) {
+		t.Run(c.song+" "+c.cond, func(t *testing.T) {
 			ti := slices.IndexFunc(tracks, func(b benchTrack) bool { return b.name == c.song })
 			cond := conds[c.cond]
 			h := q.Fingerprint(makeSpeedClip(t, tracks, clipSpec{track: ti, start: c.start, length: speedClipSeconds + 2, snr: 10, seed: c.seed}, cond))
