@@ -12,7 +12,7 @@ import (
 )
 
 // The failure-class analysis of issue 15's tuning sets (run with
-// SEARCH_FAILURE_ANALYSIS=1): for every tuning2, tuning3 and tuning4 query below
+// SEARCH_FAILURE_ANALYSIS=1): for every tuning2, tuning3, tuning4 and tuning5 query below
 // failNDCG it prints the request's top anchors, the top ten hits'
 // facets against the wanted ones, the wanted tracks' ranks and score
 // parts, and the class it falls in:
@@ -44,7 +44,7 @@ func TestFailureAnalysis(t *testing.T) {
 	for _, set := range []struct {
 		name string
 		load func(testing.TB) (*Service, []evalQuery)
-	}{{"tuning2", tuning2Set}, {"tuning3", tuning3Set}, {"tuning4", tuning4Set}} {
+	}{{"tuning2", tuning2Set}, {"tuning3", tuning3Set}, {"tuning4", tuning4Set}, {"tuning5", tuning5Set}} {
 		svc, qs := set.load(t)
 		ix, err := svc.Index(t.Context())
 		if err != nil {

@@ -69,7 +69,7 @@ func Understand(text string, bpmTol float64) (q Query) {
 	if bpmTol <= 0 {
 		bpmTol = DefaultBPMRange
 	}
-	s := " " + strings.ToLower(text) + " "
+	s := " " + reContraction.ReplaceAllString(strings.ToLower(text), "not") + " "
 	// Tempos, lengths and clock times are figures: text without a digit
 	// has none, and need not be run through the patterns.
 	if strings.ContainsAny(s, "0123456789") {
@@ -136,7 +136,7 @@ func Understand(text string, bpmTol float64) (q Query) {
 		switch {
 		case negators[w] && i+1 < len(toks):
 			start, j := i, i+1
-			for j < len(toks)-1 && (stopwords[toks[j]] || toks[j] == "any") {
+			for j < len(toks)-1 && (stopwords[toks[j]] || toks[j] == "any" || negatedVerbs[toks[j]]) {
 				j++
 			}
 			next, two := toks[j], ""
@@ -148,6 +148,12 @@ func Understand(text string, bpmTol float64) (q Query) {
 				q.NoVocals, i = true, j+1
 			case vocalsWords[next] != "" && vocalsWords[next] != catalog.VocalsInstrumental:
 				q.NoVocals, i = true, j
+			case vocalsWords[next] == catalog.VocalsInstrumental || accompaniment[next]:
+				// "no instruments at all", "not instrumental": voices, sung
+				if q.Vocals == "" {
+					q.Vocals = vocalsAny
+				}
+				i = j
 			default:
 				q.Exclude, i = append(q.Exclude, concept(next)), j
 			}
@@ -187,6 +193,19 @@ func Understand(text string, bpmTol float64) (q Query) {
 	}
 	return q
 }
+
+// reContraction finds a negated copula or "doesn't have" ("isn't",
+// "doesn’t include"), read as the negator it is ("a sad song that isn't
+// slow" excludes slow as "not slow" does; tokens would otherwise split it
+// into "isn" and "t" and read the next word as wanted). Other negated
+// verbs describe the situation, not the music: "can't sleep" asks for
+// music to sleep to, not for music that is not sleepy.
+var reContraction = regexp.MustCompile(`\b(?:is|are|was|were|ain)n['’]t\b|\b(?:does|do|did)n['’]t\s+(?:have|has|contain|include|feature|need|want|use)\b`)
+
+// negatedVerbs are the verbs a negator reaches past to what it excludes
+// ("doesn't have drums", "no need for vocals").
+var negatedVerbs = toSet("have has had having contain contains containing include includes including " +
+	"feature features featuring need use uses")
 
 // around is a length target with the tolerance a "30 second" request
 // allows: a fifth either way, at least 5 s.

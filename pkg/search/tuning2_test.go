@@ -33,8 +33,8 @@ func tuning2Set(tb testing.TB) (*Service, []evalQuery) {
 func TestTuning2Relevance(t *testing.T) { guardSet(t, "tuning2", tuning2Set, tuning2Floor) }
 
 // tuning2Floor is the mean the second tuning set must keep (0.784 before
-// it was tuned on, 0.842 after: README, Search).
-const tuning2Floor = 0.82
+// it was tuned on, 0.842 after, 0.876 after round 5: README, Search).
+const tuning2Floor = 0.85
 
 // BenchmarkTuning2NDCG prints the second tuning set's mean, worst decile
 // and queries below 0.3.

@@ -39,8 +39,9 @@ func TestTuning3Relevance(t *testing.T) { guardSet(t, "tuning3", tuning3Set, tun
 
 // tuning3Floor is the mean the third tuning set must keep (0.548 when
 // it was written, before any tuning on it; 0.582 after the lexicon's
-// third round, 0.620 after the context reading: README, Search).
-const tuning3Floor = 0.60
+// third round, 0.620 after the context reading, 0.662 after round 5:
+// README, Search).
+const tuning3Floor = 0.64
 
 // BenchmarkTuning3NDCG prints the third tuning set's mean, worst decile
 // and queries below 0.3.

@@ -23,8 +23,9 @@ func tuning4Set(tb testing.TB) (*Service, []evalQuery) {
 func TestTuning4Relevance(t *testing.T) { guardSet(t, "tuning4", tuning4Set, tuning4Floor) }
 
 // tuning4Floor is the mean the context set must keep (0.502 when it was
-// written, before the context reading; 0.729 after it: README, Search).
-const tuning4Floor = 0.70
+// written, before the context reading; 0.729 after it, 0.755 after
+// round 5: README, Search).
+const tuning4Floor = 0.73
 
 // BenchmarkTuning4NDCG prints the context set's mean, worst decile and
 // queries below 0.3.

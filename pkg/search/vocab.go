@@ -209,5 +209,9 @@ var vocalsWords = map[string]string{
 	"lyrics": vocalsAny, "voice": vocalsAny, "vocalist": vocalsAny,
 }
 
+// accompaniment are the words for what plays under a voice: negated
+// ("no instruments", "without accompaniment") they ask for voices alone.
+var accompaniment = toSet("instruments instrument instrumentation accompaniment backing band")
+
 // negators turn the next concept into an exclusion.
 var negators = toSet("no not without non minus zero nothing avoid except exclude excluding")

@@ -350,3 +350,30 @@ func TestPronounIsSingerOnlyAsSinger(t *testing.T) {
 		}
 	}
 }
+
+// TestModifierCountsLess: a word in a place or time modifier ("… at
+// night", "… in the castle") counts wModifier of the scene it modifies;
+// the same words side by side count alike, and so does a place after a
+// time word.
+func TestModifierCountsLess(t *testing.T) {
+	e := defaultEmbedder(t)
+	ratio := func(text string) float32 {
+		return weight(t, e, text, "action") / weight(t, e, text, "night")
+	}
+	side, mod := ratio("car chase and night"), ratio("car chase at night")
+	if !(mod > side*1.2) {
+		t.Errorf("action/night: %.2f side by side, %.2f with the night a modifier; want the chase to lead", side, mod)
+	}
+	// After a time, the place is the scene: it counts in full.
+	a, _ := e.EmbedQuery(t.Context(), "sunset at a beach club")
+	b, _ := e.EmbedQuery(t.Context(), "sunset and a beach club")
+	if !slices.Equal(a, b) {
+		t.Error("the place after a time (sunset at a beach club) read as a modifier")
+	}
+	if modifierAt(Tokens("night in a car chase"), 1, 1) {
+		t.Error("a locative after the word counted as before it")
+	}
+	if !modifierAt(Tokens("a chase at night"), 2, 4) {
+		t.Error("at night not read as a modifier")
+	}
+}

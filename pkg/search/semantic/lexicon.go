@@ -228,7 +228,15 @@ var stopwords = func() map[string]bool {
 		"tune tunes piece pieces sound sounds sounding like want need looking look find give get make made use used using " +
 		"good nice great best perfect ideal suitable please maybe bit little more less most much many one two " +
 		"can could would should will might may do does did have has had about over under up down out off through " +
-		"video videos clip clips content background vibe vibes feel feeling playlist") {
+		"video videos clip clips content background vibe vibes feel feeling playlist " +
+		// Adverbs, quantifiers, connectives and light verbs: WordNet gives
+		// them senses ("only" → lone, "going" → death, "soon" → space) that
+		// a request or a description never means.
+		"only even yet already almost always ever soon now again else own same other another such both either " +
+		"whether because though although since until till during within upon toward towards across along around " +
+		"behind beyond among go goes going gone went come comes coming came say says said saying tell tells told " +
+		"gets getting got take takes taking took put puts let lets keep keeps seem seems try tries trying " +
+		"actually basically probably definitely kinda") {
 		m[w] = true
 	}
 	return m

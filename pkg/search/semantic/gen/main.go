@@ -99,9 +99,13 @@ func (v vec) unit() vec {
 type lexicon struct {
 	anchors []string
 	words   map[string]vec // the written entries
-	facets  map[string]vec // facet value (lower-cased) → name + description
-	descr   map[string]string
-	trees   []tree // "@tree" lines, in file order
+	// conf is a written entry's confidence when its line sets one
+	// ("@conf:0.4": a word that leans, like a format, counts that much
+	// against a word that says what the music is); 1 otherwise.
+	conf   map[string]float64
+	facets map[string]vec // facet value (lower-cased) → name + description
+	descr  map[string]string
+	trees  []tree // "@tree" lines, in file order
 	// The request reading's lists (context.go): "@homonym" words, whose
 	// written meaning is their music sense only; "@musicword" words
 	// (music words beside which a homonym means music); "@musicanchors",
@@ -118,7 +122,7 @@ func readLexicon(path string) (*lexicon, error) {
 		return nil, err
 	}
 	defer f.Close()
-	lx := &lexicon{words: map[string]vec{}, facets: map[string]vec{}, descr: map[string]string{}, idiomGloss: map[string][]string{}}
+	lx := &lexicon{words: map[string]vec{}, conf: map[string]float64{}, facets: map[string]vec{}, descr: map[string]string{}, idiomGloss: map[string][]string{}}
 	var keyTree string // the "@tree" root of the line being read
 	idx := map[string]int{}
 	sc := bufio.NewScanner(f)
@@ -181,6 +185,7 @@ func readLexicon(path string) (*lexicon, error) {
 			keyTree = strings.TrimSpace(root)
 		}
 		v := make(vec, len(lx.anchors))
+		conf := 0.0 // none written
 		for _, t := range strings.Fields(val) {
 			a, ws, _ := strings.Cut(t, ":")
 			w := 1.0
@@ -188,6 +193,13 @@ func readLexicon(path string) (*lexicon, error) {
 				if w, err = strconv.ParseFloat(ws, 64); err != nil || w <= 0 {
 					return nil, fmt.Errorf("%s:%d: weight %q", path, line, t)
 				}
+			}
+			if a == "@conf" {
+				if w > 1 {
+					return nil, fmt.Errorf("%s:%d: confidence %q above 1", path, line, t)
+				}
+				conf = w
+				continue
 			}
 			i, ok := idx[a]
 			if !ok {
@@ -211,6 +223,9 @@ func readLexicon(path string) (*lexicon, error) {
 			}
 			if k = normKey(k); k == "" {
 				continue
+			}
+			if conf > 0 {
+				lx.conf[k] = conf
 			}
 			if old, dup := lx.words[k]; dup { // a word in two entries means both
 				old.add(v, 1)
@@ -494,7 +509,11 @@ func spread(lx *lexicon, db *wordnet) (map[string]semantic.Entry, map[string]vec
 	}
 	out := map[string]semantic.Entry{}
 	for w, v := range lx.words {
-		out[w] = entry(v, 1)
+		c := 1.0
+		if x, ok := lx.conf[w]; ok {
+			c = x
+		}
+		out[w] = entry(v, c)
 	}
 	lemmas := make([]string, 0, len(db.senses))
 	for w := range db.senses {
