@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -31,9 +32,11 @@ import (
 // given for both halves. The index holds every song but BenchmarkAccuracy's
 // heldOut ones, whose clips under the same transforms measure false
 // positives. Knobs: AUDIO_BENCH_SPEED_CLIPS and AUDIO_BENCH_SPEED_FP_CLIPS (clips per condition and half,
-// default 25; false positives: 15), AUDIO_BENCH_SEED, AUDIO_BENCH_CACHE (see bench_test.go),
-// AUDIO_BENCH_VERBOSE=1 (the tuning half's misses of the warp and timeline searches, and its
-// false positives).
+// default 25; false positives: 15), AUDIO_BENCH_SEED (other clips: tuning material beyond the
+// default draw), AUDIO_BENCH_CACHE (see bench_test.go), AUDIO_BENCH_HALF=tuning (or held-out: one
+// half only), AUDIO_BENCH_CONDITIONS (comma-separated condition names without spaces, "st" or "%",
+// e.g. "pitch+1,pitch+2,rate-5"; default all), AUDIO_BENCH_VERBOSE=1 (the tuning half's misses of
+// the warp and timeline searches, and its false positives).
 
 // speedCond is one transform of the benchmark.
 type speedCond struct {
@@ -42,6 +45,26 @@ type speedCond struct {
 	// semitones its pitch shift.
 	speed, semitones float64
 	filter           string // ffmpeg audio filter at 44.1 kHz; "" for none
+}
+
+// benchSpeedConds returns the conditions AUDIO_BENCH_CONDITIONS names
+// (all by default).
+func benchSpeedConds(tb testing.TB) []speedCond {
+	all := speedConds()
+	v := os.Getenv("AUDIO_BENCH_CONDITIONS")
+	if v == "" {
+		return all
+	}
+	short := strings.NewReplacer(" st", "", " ", "", "%", "")
+	var out []speedCond
+	for _, want := range strings.Split(v, ",") {
+		i := slices.IndexFunc(all, func(c speedCond) bool { return short.Replace(c.name) == strings.TrimSpace(want) })
+		if i < 0 {
+			tb.Fatalf("AUDIO_BENCH_CONDITIONS: no condition %q", want)
+		}
+		out = append(out, all[i])
+	}
+	return out
 }
 
 func speedConds() []speedCond {
@@ -165,8 +188,8 @@ func BenchmarkSpeedPitch(b *testing.B) {
 		fmt.Fprintf(&report, " %-22s", q.name+" recall/FP/p50")
 	}
 	fmt.Fprintf(&report, " %s\n", "reported speed, semitones (median |error|); found without the shift")
-	for _, cond := range speedConds() {
-		for half := range 2 {
+	for _, cond := range benchSpeedConds(b) {
+		for _, half := range benchHalves(b) {
 			pick := func(i int) bool { return audiotest.TuningHalf(i) == (half == 0) }
 			in := clipSpecs(tracks, func(i int) bool { return !heldOut(i) && pick(i) }, n, speedClipSeconds+2, []float64{10}, seed)[0]
 			out := clipSpecs(tracks, func(i int) bool { return heldOut(i) && pick(i) }, nOut, speedClipSeconds+2, []float64{10}, seed+1000)[0]

@@ -91,6 +91,14 @@ const maxGapWindows = 3
 // contested time is divided where one alignment's evidence gives way to
 // the other's (finish), which places boundaries to a fraction of a second.
 func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
+	return ix.timeline(query, query, opts)
+}
+
+// timeline is Timeline with the windows matched on query and the runs
+// bounded, and their body weighed against chance, on the evidence of evq:
+// the same hashes at the same times, for a warped query without the
+// warp's slack (see trackTimeline).
+func (ix *Index) timeline(query, evq []Hash, opts TimelineOptions) []Stretch {
 	o := opts.withDefaults()
 	end := uint32(0)
 	for _, h := range query {
@@ -107,7 +115,7 @@ func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
 	}
 	var kept, all, keptWeak []*run
 	for _, r := range done {
-		if ix.refine(r, ids[r.track], query, o) {
+		if ix.refine(r, ids[r.track], evq, o) {
 			all = append(all, r)
 			if !r.weak {
 				kept = append(kept, r)
@@ -118,7 +126,7 @@ func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
 	long := o.Match.withDefaults()
 	long.MinScore, long.MinRatio = int(float64(long.MinScore)*longBar), long.MinRatio*longBar
 	for _, r := range ix.coarse(query, end, o.Window*longWindows, o.Hop*longWindows, long, all) {
-		if ix.refine(r, ids[r.track], query, o) {
+		if ix.refine(r, ids[r.track], evq, o) {
 			keptWeak = append(keptWeak, r)
 		}
 	}
@@ -127,7 +135,7 @@ func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
 			keptWeak = append(keptWeak, r)
 		}
 	}
-	return ix.warpStretches(ix.finish(kept, keptWeak, query, o), query, o)
+	return ix.warpStretches(ix.finish(kept, keptWeak, evq, o), query, o)
 }
 
 // longWindows is how many times longer than the short windows (and their

@@ -67,10 +67,16 @@ const (
 	warpTolBins = 0.6
 	// warpFineTolBins is the slack of the refinement's second stage.
 	warpFineTolBins = 0.15
-	// warpMinScore and warpMinRatio accept a warped match: more than the
-	// identity search asks, because the best of many cells is taken.
+	// warpMinScore and warpMinRatio accept a warped match at its cell. The
+	// score is more than the identity search asks, because the best of
+	// many cells is taken; the ratio is the identity search's since the
+	// winner must also beat every other contender over all cells
+	// (warpMinCellsRatio) and line up in time (warpTempoContrast). It was
+	// 2.2 before those tests: on the tuning half pitch-shifted clips won
+	// their cell by 1.98–2.18 (another track holding the same chords two
+	// semitones away), out-of-index clips' winners by at most 1.79.
 	warpMinScore = 24
-	warpMinRatio = 2.2
+	warpMinRatio = DefaultMinRatio
 )
 
 // The coarse pass finds the track and the cell cheaply: its cells are
@@ -255,10 +261,13 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 	if len(contenders) == 0 || contenders[0].Score < warpCoarseMinScore {
 		return WarpedCandidate{}, false
 	}
-	lead := contenders[0].Score
-	if len(contenders) > 1 && float64(lead) < warpCoarseMinRatio*float64(contenders[1].Score) {
-		return WarpedCandidate{}, false
+	if len(contenders) > 1 && float64(contenders[0].Score) < warpCoarseMinRatio*float64(contenders[1].Score) {
+		contenders = ix.rescore(query, contenders[:min(len(contenders), warpContenders)])
+		if len(contenders) == 0 || len(contenders) > 1 && float64(contenders[0].Score) < warpCoarseMinRatio*float64(contenders[1].Score) {
+			return WarpedCandidate{}, false
+		}
 	}
+	lead := contenders[0].Score
 	// The tracks refined: the leader and those within warpCoarseTrust of
 	// it, at most warpContenders.
 	n := 1
@@ -289,15 +298,17 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 		otherTight = max(otherTight, float64(contenders[n].Score*bestTight)/float64(bestCoarse))
 	}
 	cellsRatio := float64(bestTight) / max(otherTight, 1)
-	if cellsRatio < warpMinCellsRatio {
+	if cellsRatio < warpLowCellsRatio {
 		return WarpedCandidate{}, false
 	}
 	at := ix.trackScore(best.Warp.Apply(buf[:0], query), best.TrackID)
+	contrast := math.Inf(1)
 	for _, f := range []float64{1 - warpTempoStep, 1 + warpTempoStep} {
 		w := Warp{Speed: best.Warp.Speed * f, Semitones: best.Warp.Semitones}
-		if float64(at) < warpTempoContrast*float64(ix.trackScore(w.Apply(buf[:0], query), best.TrackID)) {
-			return WarpedCandidate{}, false
-		}
+		contrast = min(contrast, float64(at)/max(1, float64(ix.trackScore(w.Apply(buf[:0], query), best.TrackID))))
+	}
+	if contrast < warpTempoContrast || cellsRatio < warpMinCellsRatio && cellsRatio*contrast < warpCellsTimesContrast {
+		return WarpedCandidate{}, false
 	}
 	best, ok := ix.settle(query, best, buf)
 	if !ok {
@@ -305,6 +316,39 @@ func (ix *Index) searchWarp(query []Hash) (WarpedCandidate, bool) {
 	}
 	best.Ratio = min(best.Ratio, cellsRatio)
 	return best, true
+}
+
+// rescore scores the leading tracks of the coarse scan again with the
+// whole query at their coarse cell, each within its own track, best
+// first. The sample's scores are small numbers: a song two semitones up
+// scored 38–50 on it against other tracks' 27–36 (coarse ratios
+// 1.15–1.37, tuning half), and the whole query 156–200 against 49–80.
+func (ix *Index) rescore(query []Hash, lead []WarpedCandidate) []WarpedCandidate {
+	var out []WarpedCandidate
+	var buf []Hash
+	for _, k := range lead {
+		within, ok := ix.trackWithin(k.TrackID)
+		if !ok {
+			continue
+		}
+		buf = k.Warp.apply(buf[:0], query, warpTolBins, warpCoarseStep/4)
+		best := WarpedCandidate{Warp: k.Warp}
+		for _, c := range ix.match(buf, relaxed(warpCoarseMinScore), within) {
+			if c.TrackID == k.TrackID && c.Score > best.Score {
+				best.Candidate = c
+			}
+		}
+		if best.Score > 0 {
+			out = append(out, best)
+		}
+	}
+	slices.SortFunc(out, func(a, b WarpedCandidate) int {
+		if a.Score != b.Score {
+			return b.Score - a.Score
+		}
+		return strings.Compare(a.TrackID, b.TrackID)
+	})
+	return out
 }
 
 // settle checks a refined warped candidate against every track at its
@@ -341,6 +385,19 @@ func (ix *Index) settle(query []Hash, best WarpedCandidate, buf []Hash) (WarpedC
 const (
 	warpTempoStep     = 0.06
 	warpTempoContrast = 1.08
+)
+
+// A winner that lines up in time clearly needs less of a lead over the
+// other contenders: below warpMinCellsRatio (down to warpLowCellsRatio)
+// it is taken when its ratio over them times its tempo contrast reaches
+// warpCellsTimesContrast. On the tuning half a chance contender with
+// sustained chords (nunc_dimittis) refined to 0.6 of a real pitch-shifted
+// match (ratios 1.73–1.74 at contrasts 1.50–1.72, products 2.6–3.0),
+// while out-of-index clips' winners reached ratios of 1.59 and products
+// of 1.67 at most (a tempo-free held chord scores about 1 on contrast).
+const (
+	warpLowCellsRatio      = 1.5
+	warpCellsTimesContrast = 2.2
 )
 
 // warpedIdentity reports whether query, which the identity search
