@@ -24,7 +24,11 @@ import (
 //     former warp ratio of 2.2);
 //   - battle-epic a semitone up, which MatchWarped found but the timeline
 //     did not: the run's body, weighed on the hashes warped with the
-//     warp's slack, failed the chance test (trackTimeline's evidence).
+//     warp's slack, failed the chance test (trackTimeline's evidence);
+//   - elf-land 5 % fast, which MatchWarped found but the timeline named as
+//     revelation over 2.9–9.8 s on a weak identity stretch (best window
+//     44) that touched no unexplained music, so the warp search never
+//     contested it (weakStretch).
 //
 // Each must be found at its place with its shift by MatchWarped and by the
 // timeline over the clip as music.
@@ -49,6 +53,7 @@ func TestWarpCloseCalls(t *testing.T) {
 		{"journeys_end", 211.011, 1001398, "pitch +2 st"},
 		{"battle-epic", 46.124, 1000437, "pitch +1 st"},
 		{"battle-epic", 46.124, 1000437, "pitch +2 st"},
+		{"elf-land", 7.646, 1002018, "rate +5%"},
 	}
 	q := fingerprint.New(fingerprint.QueryOptions)
 	for _, c := range cases {
