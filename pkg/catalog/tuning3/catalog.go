@@ -3,7 +3,6 @@ package tuning3
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"musiccatalog/pkg/catalog"
@@ -320,32 +319,8 @@ func Generate(n int, seed uint64) Catalog {
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	for i := range n {
 		f := families[i%len(families)]
-		mood := f.moods[r.IntN(min(2, len(f.moods)))]
-		if r.IntN(5) == 0 {
-			mood = pick(f.moods)
-		}
-		second := ""
-		if len(f.moods) > 1 && r.IntN(3) > 0 {
-			for second == "" || second == mood {
-				second = pick(f.moods)
-			}
-		}
-		bpm := float64(f.bpmLo + r.IntN(f.bpmHi-f.bpmLo+1))
-		vocals := catalog.VocalsInstrumental
-		if r.Float64() < f.sung {
-			switch x := r.IntN(10); {
-			case x < 4:
-				vocals = catalog.VocalsFemale
-			case x < 8:
-				vocals = catalog.VocalsMale
-			default:
-				vocals = catalog.VocalsMixed
-			}
-		}
-		choir := r.Float64() < f.choir
-		if choir && vocals == catalog.VocalsInstrumental {
-			vocals = catalog.VocalsMixed
-		}
+		fc := DrawFacets(r, Odds{Moods: f.moods, BPMLo: f.bpmLo, BPMHi: f.bpmHi, Sung: f.sung, Choir: f.choir})
+		mood, second, bpm, vocals, choir := fc.Mood, fc.Second, fc.BPM, fc.Vocals, fc.Choir
 		// The cue sheet: palette and feel first, then what it evokes,
 		// its mood in other words, who sings, pace, placement, edit.
 		lines := []string{"Palette: " + strings.Join(f.palette, ", "), pick(f.feel)}
@@ -407,21 +382,13 @@ func lastWords(s string, n int) string {
 // FacetNames are the taxonomy's genres, subgenres and moods and the
 // vocals values: the words the cue text never uses.
 func FacetNames() []string {
-	set := map[string]bool{catalog.VocalsInstrumental: true, catalog.VocalsFemale: true,
-		catalog.VocalsMale: true, catalog.VocalsMixed: true}
+	var names []string
 	for _, f := range families {
-		set[f.genre], set[f.sub] = true, true
-		for _, m := range f.moods {
-			set[m] = true
-		}
+		names = append(names, f.genre, f.sub)
+		names = append(names, f.moods...)
 	}
 	for m := range moodLines {
-		set[m] = true
+		names = append(names, m)
 	}
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	slices.Sort(out)
-	return out
+	return SortedFacetNames(names...)
 }

@@ -3,7 +3,6 @@ package tuning5
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"musiccatalog/pkg/catalog"
@@ -298,32 +297,8 @@ func Generate(n int, seed uint64) tuning3.Catalog {
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	for i := range n {
 		f := families[i%len(families)]
-		mood := f.moods[r.IntN(min(2, len(f.moods)))]
-		if r.IntN(5) == 0 {
-			mood = pick(f.moods)
-		}
-		second := ""
-		if len(f.moods) > 1 && r.IntN(3) > 0 {
-			for second == "" || second == mood {
-				second = pick(f.moods)
-			}
-		}
-		bpm := float64(f.bpmLo + r.IntN(f.bpmHi-f.bpmLo+1))
-		vocals := catalog.VocalsInstrumental
-		if r.Float64() < f.sung {
-			switch x := r.IntN(10); {
-			case x < 4:
-				vocals = catalog.VocalsFemale
-			case x < 8:
-				vocals = catalog.VocalsMale
-			default:
-				vocals = catalog.VocalsMixed
-			}
-		}
-		choir := r.Float64() < f.choir
-		if choir && vocals == catalog.VocalsInstrumental {
-			vocals = catalog.VocalsMixed
-		}
+		fc := tuning3.DrawFacets(r, tuning3.Odds{Moods: f.moods, BPMLo: f.bpmLo, BPMHi: f.bpmHi, Sung: f.sung, Choir: f.choir})
+		mood, second, bpm, vocals, choir := fc.Mood, fc.Second, fc.BPM, fc.Vocals, fc.Choir
 		// The upload notes: how it was made first, then what to
 		// picture, how it feels, who sings, pace, what it is great for,
 		// the gear and a delivery note.
@@ -383,22 +358,13 @@ func Generate(n int, seed uint64) tuning3.Catalog {
 // FacetNames are the taxonomy's genres, subgenres and moods and the
 // vocals values: the words the upload text never uses.
 func FacetNames() []string {
-	set := map[string]bool{catalog.VocalsInstrumental: true, catalog.VocalsFemale: true,
-		catalog.VocalsMale: true, catalog.VocalsMixed: true}
+	var names []string
 	for _, f := range families {
-		set[f.genre], set[f.sub] = true, true
-		for _, m := range f.moods {
-			set[m] = true
-		}
+		names = append(names, f.genre, f.sub)
+		names = append(names, f.moods...)
 	}
 	for m := range moodLines {
-		set[m] = true
+		names = append(names, m)
 	}
-	return slices.Sorted(func(yield func(string) bool) {
-		for s := range set {
-			if !yield(s) {
-				return
-			}
-		}
-	})
+	return tuning3.SortedFacetNames(names...)
 }
