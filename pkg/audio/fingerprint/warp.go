@@ -342,12 +342,7 @@ func (ix *Index) rescore(query []Hash, lead []WarpedCandidate) []WarpedCandidate
 			out = append(out, best)
 		}
 	}
-	slices.SortFunc(out, func(a, b WarpedCandidate) int {
-		if a.Score != b.Score {
-			return b.Score - a.Score
-		}
-		return strings.Compare(a.TrackID, b.TrackID)
-	})
+	sortWarped(out)
 	return out
 }
 
@@ -524,12 +519,7 @@ func (ix *Index) coarseScan(query []Hash, within Track, cells []Warp, early bool
 	for _, c := range byTrack {
 		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b WarpedCandidate) int {
-		if a.Score != b.Score {
-			return b.Score - a.Score
-		}
-		return strings.Compare(a.TrackID, b.TrackID)
-	})
+	sortWarped(out)
 	return out
 }
 
@@ -666,3 +656,14 @@ const (
 	driftRange = 0.025
 	driftStep  = 0.001
 )
+
+// sortWarped orders warped candidates best first, ties by track id (a
+// deterministic order for equal scores).
+func sortWarped(cs []WarpedCandidate) {
+	slices.SortFunc(cs, func(a, b WarpedCandidate) int {
+		if a.Score != b.Score {
+			return b.Score - a.Score
+		}
+		return strings.Compare(a.TrackID, b.TrackID)
+	})
+}
