@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -148,8 +149,10 @@ func Understand(text string, bpmTol float64) (q Query) {
 				q.NoVocals, i = true, j+1
 			case vocalsWords[next] != "" && vocalsWords[next] != catalog.VocalsInstrumental:
 				q.NoVocals, i = true, j
-			case vocalsWords[next] == catalog.VocalsInstrumental || accompaniment[next]:
-				// "no instruments at all", "not instrumental": voices, sung
+			case vocalsWords[next] == catalog.VocalsInstrumental || instrumentsWords[next] ||
+				accompaniment[next] && slices.ContainsFunc(toks, func(t string) bool { return voiceNouns[t] }):
+				// "no instruments at all", "not instrumental", "choir
+				// without accompaniment": voices, sung
 				if q.Vocals == "" {
 					q.Vocals = vocalsAny
 				}
@@ -195,12 +198,12 @@ func Understand(text string, bpmTol float64) (q Query) {
 }
 
 // reContraction finds a negated copula or "doesn't have" ("isn't",
-// "doesn’t include"), read as the negator it is ("a sad song that isn't
+// "ain't", "doesn’t include", and typed without the apostrophe: "isnt"), read as the negator it is ("a sad song that isn't
 // slow" excludes slow as "not slow" does; tokens would otherwise split it
 // into "isn" and "t" and read the next word as wanted). Other negated
 // verbs describe the situation, not the music: "can't sleep" asks for
 // music to sleep to, not for music that is not sleepy.
-var reContraction = regexp.MustCompile(`\b(?:is|are|was|were|ain)n['’]t\b|\b(?:does|do|did)n['’]t\s+(?:have|has|contain|include|feature|need|want|use)\b`)
+var reContraction = regexp.MustCompile(`\b(?:isn|aren|wasn|weren|ain)['’]?t\b|\b(?:doesn|don|didn)['’]?t\s+(?:have|has|contain|include|feature|need|want|use)\b`)
 
 // negatedVerbs are the verbs a negator reaches past to what it excludes
 // ("doesn't have drums", "no need for vocals").

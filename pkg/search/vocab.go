@@ -209,9 +209,18 @@ var vocalsWords = map[string]string{
 	"lyrics": vocalsAny, "voice": vocalsAny, "vocalist": vocalsAny,
 }
 
-// accompaniment are the words for what plays under a voice: negated
-// ("no instruments", "without accompaniment") they ask for voices alone.
-var accompaniment = toSet("instruments instrument instrumentation accompaniment backing band")
+// instrumentsWords negated ("no instruments at all") ask for voices alone.
+var instrumentsWords = toSet("instruments instrument instrumentation")
+
+// accompaniment are the words for what plays under a voice: negated, they
+// ask for voices alone only when the request names a voice ("choir
+// without accompaniment"); otherwise they are excluded as any concept
+// ("solo cello without accompaniment", "solo piano, no band" want no
+// singing either).
+var accompaniment = toSet("accompaniment accompanied backing band")
+
+// voiceNouns name a voice that a request may want unaccompanied.
+var voiceNouns = toSet("choir choirs chorus voice voices vocal vocals singer singers singing sung a-cappella cappella")
 
 // negators turn the next concept into an exclusion.
 var negators = toSet("no not without non minus zero nothing avoid except exclude excluding")

@@ -384,19 +384,28 @@ func init() {
 }
 
 // modifierAt reports whether a locative stands in toks[from:to] (after
-// the request's first content word and before the word at to).
+// the request's first content word and before the word at to) with no
+// conjunction after it: "and", "but" … end the locative's phrase ("dinner
+// at home and energetic").
 func modifierAt(toks []string, from, to int) bool {
 	to = min(to, len(toks))
 	if from >= to {
 		return false
 	}
+	in := false
 	for _, t := range toks[from:to] {
-		if locatives[t] {
-			return true
+		switch {
+		case locatives[t]:
+			in = true
+		case conjunctions[t]:
+			in = false
 		}
 	}
-	return false
+	return in
 }
+
+// conjunctions end a locative's phrase.
+var conjunctions = map[string]bool{"and": true, "but": true, "or": true, "then": true, "while": true, "plus": true, "yet": true}
 
 // maxAloneWith is how many other words (fillers aside) a homonym is
 // still alone with ("some house please").

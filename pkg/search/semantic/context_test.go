@@ -370,8 +370,11 @@ func TestModifierCountsLess(t *testing.T) {
 	if !slices.Equal(a, b) {
 		t.Error("the place after a time (sunset at a beach club) read as a modifier")
 	}
-	if modifierAt(Tokens("night in a car chase"), 1, 1) {
-		t.Error("a locative after the word counted as before it")
+	if toks := Tokens("night in a car chase"); modifierAt(toks, 0, 1) || !modifierAt(toks, 0, 3) {
+		t.Error("a locative after the word counted as before it, or one before it not")
+	}
+	if modifierAt(Tokens("dinner at home and a party"), 1, 5) {
+		t.Error("a conjunction did not end the locative's phrase")
 	}
 	if !modifierAt(Tokens("a chase at night"), 2, 4) {
 		t.Error("at night not read as a modifier")

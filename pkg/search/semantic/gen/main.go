@@ -190,7 +190,7 @@ func readLexicon(path string) (*lexicon, error) {
 			a, ws, _ := strings.Cut(t, ":")
 			w := 1.0
 			if ws != "" {
-				if w, err = strconv.ParseFloat(ws, 64); err != nil || w <= 0 {
+				if w, err = strconv.ParseFloat(ws, 64); err != nil || !(w > 0) { // NaN too
 					return nil, fmt.Errorf("%s:%d: weight %q", path, line, t)
 				}
 			}
@@ -208,6 +208,9 @@ func readLexicon(path string) (*lexicon, error) {
 			v[i] += w
 		}
 		if keyTree != "" {
+			if conf > 0 {
+				return nil, fmt.Errorf("%s:%d: @conf on a @tree line (a tree's words are spread, not written)", path, line)
+			}
 			t, err := parseTree(keyTree, v)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
@@ -224,12 +227,16 @@ func readLexicon(path string) (*lexicon, error) {
 			if k = normKey(k); k == "" {
 				continue
 			}
-			if conf > 0 {
-				lx.conf[k] = conf
-			}
 			if old, dup := lx.words[k]; dup { // a word in two entries means both
+				// The sum has one confidence: both lines must say the same.
+				if lx.conf[k] != conf {
+					return nil, fmt.Errorf("%s:%d: %q has confidence %v here and %v on an earlier line", path, line, k, conf, lx.conf[k])
+				}
 				old.add(v, 1)
 				continue
+			}
+			if conf > 0 {
+				lx.conf[k] = conf
 			}
 			lx.words[k] = slices.Clone(v)
 		}
