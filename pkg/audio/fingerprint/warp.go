@@ -103,8 +103,11 @@ const (
 	// warpCoarseMinRatio is the least ratio over the other tracks' best
 	// coarse scores worth refining: the sample's scores are small numbers,
 	// so it is lenient, and the refined contenders are asked
-	// warpMinCellsRatio. It keeps music no track explains (coarse ratios
-	// under 1.35 on the tuning half) from costing refinements.
+	// warpMinCellsRatio. A leader below it has the leading tracks scored
+	// again with the whole query (rescore, warpContenders lookups within
+	// their tracks) and must reach it there; music no track explains
+	// (coarse ratios under 1.35 on the tuning half) pays those lookups but
+	// no refinement.
 	warpCoarseMinRatio = 1.5
 )
 
@@ -247,9 +250,13 @@ func weakIdentity(c Candidate, query []Hash, opts MatchOptions) bool {
 // cells with the whole query matched against each track alone, and checks
 // the refined winner against every track at its cell.
 //
-// The winner must beat the other contenders' refined scores by
-// warpMinCellsRatio, a ratio over every cell, as well as every other track
-// at its own cell by warpMinRatio. The ratio over the cells was once taken
+// A coarse leader under warpCoarseMinRatio over the next track has the
+// leading tracks rescored with the whole query first (rescore). The
+// winner must beat the other contenders' refined scores by
+// warpMinCellsRatio, a ratio over every cell (or by warpLowCellsRatio when
+// that ratio times its tempo contrast reaches warpCellsTimesContrast), as
+// well as every other track at its own cell by warpMinRatio. The ratio
+// over the cells was once taken
 // on the coarse sample, whose scores are a tenth of the query's and so
 // noisy that a sparse song's pitch-shifted clip (suspense, ±1–2 semitones:
 // coarse ratios 1.37–1.79) was refused although it won at its cell by

@@ -27,14 +27,19 @@ type Facets struct {
 // DrawFacets draws a track's facets from its family's odds. The draws
 // come in a fixed order (mood, second mood, tempo, voice, choir), so a
 // seed always makes the same catalog; the generators that share it
-// (tuning3, tuning5) draw their text from r after it.
+// (tuning3, tuning5) draw their text from r after it. A family names at
+// least one mood and a tempo range with BPMLo ≤ BPMHi (the generators'
+// own tables; DrawFacets panics otherwise).
 func DrawFacets(r *rand.Rand, o Odds) Facets {
+	if len(o.Moods) == 0 || o.BPMHi < o.BPMLo {
+		panic("tuning3.DrawFacets: a family needs a mood and BPMLo <= BPMHi")
+	}
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	f := Facets{Mood: o.Moods[r.IntN(min(2, len(o.Moods)))]}
 	if r.IntN(5) == 0 {
 		f.Mood = pick(o.Moods)
 	}
-	if len(o.Moods) > 1 && r.IntN(3) > 0 {
+	if len(o.Moods) > 1 && r.IntN(3) > 0 && slices.ContainsFunc(o.Moods, func(m string) bool { return m != f.Mood }) {
 		for f.Second == "" || f.Second == f.Mood {
 			f.Second = pick(o.Moods)
 		}

@@ -1,6 +1,7 @@
 package tuning3
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -82,5 +83,17 @@ func TestWantNeedsEveryField(t *testing.T) {
 	}
 	if got := q("x", m("Serene"), slow, aChoir).Grade(tr, Truth{}); got != 3 {
 		t.Errorf("grade %d, want 3 (2 + 1, capped)", got)
+	}
+}
+
+// TestDrawFacetsOneDistinctMood: a family whose moods are all one draws
+// no second mood (and does not loop looking for another).
+func TestDrawFacetsOneDistinctMood(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		f := DrawFacets(r, Odds{Moods: []string{"Calm", "Calm"}, BPMLo: 60, BPMHi: 60})
+		if f.Mood != "Calm" || f.Second != "" || f.BPM != 60 {
+			t.Fatalf("%+v", f)
+		}
 	}
 }
