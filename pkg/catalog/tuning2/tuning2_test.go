@@ -69,11 +69,6 @@ func TestQueriesAreAnswerable(t *testing.T) {
 		t.Fatalf("%d queries; the set needs at least 100", len(Queries))
 	}
 	c := Generate(Size, 1)
-	texts := make([]string, len(Queries))
-	for i, q := range Queries {
-		texts[i] = q.Text
-	}
-	catalogtest.CheckAnswerable(t, c.Tracks, texts, func(i int, tr *catalog.Track) int {
-		return Queries[i].Grade(tr, c.TruthOf(tr))
-	})
+	catalogtest.CheckAnswerable(t, c.Tracks, Queries, func(q Query) string { return q.Text },
+		func(q Query, tr *catalog.Track) int { return q.Grade(tr, c.TruthOf(tr)) })
 }

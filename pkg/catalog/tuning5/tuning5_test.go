@@ -14,23 +14,8 @@ import (
 // facet values.
 func TestUploadTextNeverNamesAFacet(t *testing.T) {
 	names := FacetNames()
-	c := Generate(Size, 1)
-	for _, tr := range c.Tracks {
-		texts := append([]string{tr.Name, tr.Description}, tr.Tags...)
-		for _, st := range tr.Stems {
-			texts = append(texts, st.Name)
-		}
-		for _, s := range texts {
-			if f := tuning3.NamesIn(s, names); len(f) > 0 {
-				t.Errorf("%s: %q names %q", tr.Name, s, f)
-			}
-		}
-	}
-	for _, s := range []string{"some deep house", "a requiem", "very laid-back", "female lead", "two k-pop idols"} {
-		if len(tuning3.NamesIn(s, names)) == 0 {
-			t.Errorf("check misses the facet in %q", s)
-		}
-	}
+	catalogtest.CheckTextNamesNoFacet(t, Generate(Size, 1).Tracks, func(s string) []string { return tuning3.NamesIn(s, names) },
+		[]string{"some deep house", "a requiem", "very laid-back", "female lead", "two k-pop idols"})
 }
 
 // TestGenerateIsDeterministic: the catalog is a function of the seed.
@@ -52,13 +37,8 @@ func TestQueriesAreAnswerable(t *testing.T) {
 		t.Fatalf("%d queries; the set needs at least 60", len(Queries))
 	}
 	c := Generate(Size, 1)
-	texts := make([]string, len(Queries))
-	for i, q := range Queries {
-		texts[i] = q.Text
-	}
-	catalogtest.CheckAnswerable(t, c.Tracks, texts, func(i int, tr *catalog.Track) int {
-		return Queries[i].Grade(tr, c.TruthOf(tr))
-	})
+	catalogtest.CheckAnswerable(t, c.Tracks, Queries, func(q Query) string { return q.Text },
+		func(q Query, tr *catalog.Track) int { return q.Grade(tr, c.TruthOf(tr)) })
 }
 
 // TestNotExcludes: a track meeting an exclusion grades 0 whatever it
