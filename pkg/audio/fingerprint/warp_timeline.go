@@ -51,9 +51,7 @@ func (ix *Index) warpStretches(in []Stretch, query []Hash, o TimelineOptions) []
 	found = keepWeak(found, suspects, o)
 	out := slices.Clone(found)
 	for _, sp := range suspects {
-		if sp.c.TrackID == "" && slices.ContainsFunc(found, func(f Stretch) bool {
-			return f.StartMs < sp.s.EndMs && sp.s.StartMs < f.EndMs && sp.beatenBy(f)
-		}) {
+		if sp.c.TrackID == "" && sp.beatenIn(found) {
 			// A chance identity match inside a warped play (contestable
 			// or weak): the warped match explains its time better.
 			continue
@@ -106,6 +104,14 @@ func (sp suspect) beatenBy(f Stretch) bool {
 		return float64(f.Score) >= warpOverIdentity*float64(sp.s.Score)
 	}
 	return f.Score > sp.s.Score
+}
+
+// beatenIn reports whether a warped stretch of found overlapping the
+// suspect beats it (beatenBy).
+func (sp suspect) beatenIn(found []Stretch) bool {
+	return slices.ContainsFunc(found, func(f Stretch) bool {
+		return f.StartMs < sp.s.EndMs && sp.s.StartMs < f.EndMs && sp.beatenBy(f)
+	})
 }
 
 // recheck asks of every identity stretch whether its track explains it
@@ -216,9 +222,7 @@ func weakStretch(s Stretch, o TimelineOptions) bool {
 func keepWeak(found []Stretch, suspects []suspect, o TimelineOptions) []Stretch {
 	var kept []audio.Range
 	for _, sp := range suspects {
-		if sp.weak && !slices.ContainsFunc(found, func(f Stretch) bool {
-			return f.StartMs < sp.s.EndMs && sp.s.StartMs < f.EndMs && sp.beatenBy(f)
-		}) {
+		if sp.weak && !sp.beatenIn(found) {
 			kept = append(kept, audio.Range{StartMs: sp.s.StartMs, EndMs: sp.s.EndMs})
 		}
 	}
