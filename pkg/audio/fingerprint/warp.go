@@ -334,19 +334,9 @@ func (ix *Index) rescore(query []Hash, lead []WarpedCandidate) []WarpedCandidate
 	var out []WarpedCandidate
 	var buf []Hash
 	for _, k := range lead {
-		within, ok := ix.trackWithin(k.TrackID)
-		if !ok {
-			continue
-		}
 		buf = k.Warp.apply(buf[:0], query, warpTolBins, warpCoarseStep/4)
-		best := WarpedCandidate{Warp: k.Warp}
-		for _, c := range ix.match(buf, relaxed(warpCoarseMinScore), within) {
-			if c.TrackID == k.TrackID && c.Score > best.Score {
-				best.Candidate = c
-			}
-		}
-		if best.Score > 0 {
-			out = append(out, best)
+		if c := ix.trackBest(buf, k.TrackID, relaxed(warpCoarseMinScore)); c.Score > 0 {
+			out = append(out, WarpedCandidate{Candidate: c, Warp: k.Warp})
 		}
 	}
 	sortWarped(out)
@@ -446,14 +436,20 @@ func (ix *Index) trackWithin(id string) (Track, bool) {
 // trackScore is track id's best identity score for query (0 when it has
 // none worth a window), looking at that track alone.
 func (ix *Index) trackScore(query []Hash, id string) int {
+	return ix.trackBest(query, id, relaxed(5)).Score
+}
+
+// trackBest is query's best candidate of track id, matched within that
+// track only with options o (zero when the track has none).
+func (ix *Index) trackBest(query []Hash, id string, o MatchOptions) Candidate {
+	var best Candidate
 	within, ok := ix.trackWithin(id)
 	if !ok {
-		return 0
+		return best
 	}
-	best := 0
-	for _, c := range ix.match(query, relaxed(5), within) {
-		if c.TrackID == id {
-			best = max(best, c.Score)
+	for _, c := range ix.match(query, o, within) {
+		if c.TrackID == id && c.Score > best.Score {
+			best = c
 		}
 	}
 	return best
