@@ -51,6 +51,11 @@ func DecodeJSON(r *http.Request, v any) error {
 	if len(body) == 0 || body[0] != '{' {
 		return errs.E(op, errs.Invalid, "JSON parse error - expected a JSON object.")
 	}
+	if !utf8.Valid(body) {
+		// JSON is UTF-8 (RFC 8259 §8.1); the decoder would silently turn
+		// each bad byte into U+FFFD and store text the client never sent.
+		return errs.E(op, errs.Invalid, msgNotUTF8)
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -60,6 +65,9 @@ func DecodeJSON(r *http.Request, v any) error {
 	}
 	return nil
 }
+
+// msgNotUTF8 refuses a JSON body with bytes that are not UTF-8.
+const msgNotUTF8 = "JSON parse error - the body is not valid UTF-8."
 
 // maxEchoed bounds what of a client's header an error message repeats:
 // enough to recognize it, not a way to make the answer as large as the request.

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
@@ -273,6 +274,10 @@ func decodeLicenseRequest(w http.ResponseWriter, r *http.Request) (licensing.Inp
 		} else {
 			bad("body", "Could not read the request body.")
 		}
+		return in, licensing.ValidationError(op, fields)
+	}
+	if !utf8.Valid(body) {
+		bad("body", msgNotUTF8)
 		return in, licensing.ValidationError(op, fields)
 	}
 	var raw map[string]json.RawMessage
