@@ -2,8 +2,11 @@ package app
 
 import (
 	"bytes"
+	"io"
 	"mime/multipart"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -137,5 +140,47 @@ func TestBodiesThatAreNotUTF8AreRefused(t *testing.T) {
 	}
 	if n := le.count(t, key); n != 0 {
 		t.Errorf("%v licenses after a refused generate", n)
+	}
+}
+
+// TestUploadsAuthenticateBeforeTheSizeCheck: recognition submit and
+// soundtrack create answered an oversize upload's 400 {"file": [...]} to
+// callers without valid credentials; §7.2 gives them 401 (no or a bad
+// key) and 403 (a token without compliance_check), as every other
+// endpoint answers before looking at the body. The body is still unread.
+func TestUploadsAuthenticateBeforeTheSizeCheck(t *testing.T) {
+	d, creds := newTestDeps(t)
+	c := apitest.New(t, d.LocalHandler())
+	for _, tc := range []struct {
+		path, token string
+		status      int
+	}{
+		{recognitionPath, "", 401},
+		{recognitionPath, "mcat_not-a-key", 401},
+		{recognitionPath, creds.User.Token, 403},
+		{soundtrackPath, "", 401},
+		{soundtrackPath, "mcat_not-a-key", 401},
+		{recognitionPath, creds.Partner.Key, 400}, // authenticated: the size answer
+	} {
+		head := "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.mp4\"\r\n\r\n"
+		var read atomic.Int64
+		req, _ := http.NewRequest("POST", c.Server.URL+tc.path, &countingBody{limit: 150_000_000, read: &read, head: []byte(head)})
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+		if tc.token != "" {
+			req.Header.Set("Authorization", "Bearer "+tc.token)
+		}
+		req.ContentLength = 150_000_000
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || (tc.status != 400) != strings.Contains(string(b), `"detail"`) {
+			t.Errorf("%s as %q: %d %s; want %d", tc.path, tc.token, resp.StatusCode, b, tc.status)
+		}
+		if n := read.Load(); n > 10_000_000 {
+			t.Errorf("%s: %d bytes read", tc.path, n)
+		}
 	}
 }

@@ -44,8 +44,16 @@ type API struct {
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", httpapi.MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit)))
+	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody,
+		httpapi.AuthFirst(a.submitter, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit))))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", httpapi.NoBody, a.recognitionPoll)
+}
+
+// submitter is the authentication rule of submit (§5), checked before
+// the body's size.
+func (a *API) submitter(r *http.Request) error {
+	_, err := a.Partner(r, identity.ScopeComplianceCheck)
+	return err
 }
 
 // recognitionUploads is the presigned-upload flow of §4.5.
