@@ -97,7 +97,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		if uploaded { // nothing will use the file: do not leave it behind
 			_ = a.Blob.Delete(r.Context(), src.Key)
 		}
-		return quotaError(err)
+		return quotaError(err, a.Clock.Now())
 	}
 	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
 	return nil
@@ -231,13 +231,13 @@ type quotaExceededBody struct {
 	ResetsAt  string `json:"resets_at"`
 }
 
-func quotaError(err error) error {
+func quotaError(err error, now time.Time) error {
 	var qe *quota.ExceededError
 	if !errors.As(err, &qe) {
 		return err
 	}
 	u := qe.Usage
-	in := time.Until(u.ResetsAt).Round(time.Second)
+	in := max(u.ResetsAt.Sub(now).Round(time.Second), time.Second) // the injected clock, as the quota's; never a past reset
 	return &errs.Error{Op: "httpapi.quota", Kind: errs.RateLimited, RetryAfter: in, Err: err,
 		Body: quotaExceededBody{
 			Detail:    "Daily recognition quota reached. Try again after the reset.",
