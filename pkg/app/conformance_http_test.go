@@ -184,3 +184,29 @@ func TestUploadsAuthenticateBeforeTheSizeCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralPathsAnswerWrongMethods: a GET of a POST-only literal path
+// that a wildcard GET route also matches was served by that route – a
+// poll of job "upload-url", a lookup of video "upload-url" (404) – where
+// the client is owed 405 with Allow: POST.
+func TestLiteralPathsAnswerWrongMethods(t *testing.T) {
+	d, creds := newTestDeps(t)
+	c := apitest.New(t, d.LocalHandler())
+	for _, tc := range []struct{ method, path, token, allow string }{
+		{"GET", "/api/v4/video-recognition/upload-url/", creds.Partner.Key, "POST"},
+		{"HEAD", "/api/v4/video-recognition/upload-url/", creds.Partner.Key, "POST"},
+		{"GET", soundtrackPath + "upload-url/", creds.User.Token, "POST"},
+		{"DELETE", "/api/v4/allowlist/channels/", creds.Partner.Key, "GET, HEAD, POST"},
+	} {
+		r := c.Do(apitest.Request{Method: tc.method, Path: tc.path, Header: map[string]string{"Authorization": "Bearer " + tc.token}})
+		if r.Status != 405 || r.Header.Get("Allow") != tc.allow || (tc.method != "HEAD" && r.Map(t)["detail"] == nil) {
+			t.Errorf("%s %s: %d Allow %q %s; want 405 Allow %q", tc.method, tc.path, r.Status, r.Header.Get("Allow"), r.Body, tc.allow)
+		}
+	}
+	// The wildcard routes still serve their own paths.
+	r := c.Do(apitest.Request{Method: "GET", Path: "/api/v4/video-recognition/" + strings.Repeat("0", 8) + "-0000-0000-0000-000000000000/",
+		Header: map[string]string{"Authorization": "Bearer " + creds.Partner.Key}})
+	if r.Status != 404 {
+		t.Errorf("poll of an unknown job: %d %s", r.Status, r.Body)
+	}
+}

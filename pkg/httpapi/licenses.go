@@ -321,12 +321,6 @@ type licenseEnvelope struct {
 }
 
 func (a *API) getLicense(w http.ResponseWriter, r *http.Request) error {
-	if r.URL.Path == licenseGeneratePath {
-		// The lookup's pattern also matches the generate path; a GET
-		// there is a wrong method, not a search for license "generate".
-		writeRouted(w, r, http.StatusMethodNotAllowed, methodNotAllowed(r))
-		return nil
-	}
 	p, err := a.LicensePartner(r)
 	if err != nil {
 		return err

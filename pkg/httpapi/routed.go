@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -30,11 +31,6 @@ func writeRouted(w http.ResponseWriter, r *http.Request, status int, msg string)
 	code := codeNotFound
 	if status == http.StatusMethodNotAllowed {
 		code = codeMethodNotAllowed
-		if r.URL.Path == licenseGeneratePath {
-			// GET /api/v1/licenses/{license_id} matches this path too,
-			// but "generate" is no license id (getLicense refuses it).
-			w.Header().Set("Allow", http.MethodPost)
-		}
 	}
 	WriteJSON(w, status, licenseFailure{Error: licenseErrorJSON{Code: code, Message: msg}})
 }
@@ -56,4 +52,39 @@ func (rt *Router) slashHint(r *http.Request) string {
 		return trimmed.URL.Path
 	}
 	return ""
+}
+
+// literalRoutes maps each path registered without wildcards to its
+// methods. A literal path names one endpoint, so a request for it with
+// another method is a 405 even where a wildcard route of that method
+// would match it too: GET /api/v1/licenses/generate is not a lookup of
+// license "generate", nor GET …/video-recognition/upload-url/ a poll of
+// job "upload-url".
+type literalRoutes map[string][]string
+
+func (l literalRoutes) add(pattern string) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok || strings.Contains(path, "{") {
+		return
+	}
+	l[path] = append(l[path], method)
+}
+
+// wrongMethod says whether r names a literal path without its method, and
+// what Allow lists then (HEAD wherever GET is, as ServeMux does).
+func (l literalRoutes) wrongMethod(r *http.Request) (allow string, wrong bool) {
+	methods, ok := l[r.URL.Path]
+	m := r.Method
+	if m == http.MethodHead {
+		m = http.MethodGet
+	}
+	if !ok || slices.Contains(methods, m) {
+		return "", false
+	}
+	allowed := slices.Clone(methods)
+	if slices.Contains(allowed, http.MethodGet) {
+		allowed = append(allowed, http.MethodHead)
+	}
+	slices.Sort(allowed)
+	return strings.Join(slices.Compact(allowed), ", "), true
 }

@@ -33,11 +33,12 @@ type Router struct {
 	// without being more specific (see HandleSecondary).
 	secondary *http.ServeMux
 	log       *slog.Logger
+	literal   literalRoutes // paths without wildcards and their methods
 }
 
 // NewRouter returns an empty router logging to log.
 func NewRouter(log *slog.Logger) *Router {
-	return &Router{mux: http.NewServeMux(), secondary: http.NewServeMux(), log: log}
+	return &Router{mux: http.NewServeMux(), secondary: http.NewServeMux(), log: log, literal: literalRoutes{}}
 }
 
 // Handle registers h for pattern ("METHOD /path/{param}/" in ServeMux
@@ -56,6 +57,7 @@ func (rt *Router) HandleSecondary(pattern string, maxBody int64, h HandlerFunc) 
 }
 
 func (rt *Router) handleOn(mux *http.ServeMux, pattern string, maxBody int64, h HandlerFunc) {
+	rt.literal.add(pattern)
 	if strings.HasSuffix(pattern, "/") {
 		pattern += "{$}"
 	}
@@ -146,6 +148,11 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)),
 			slog.String("principal", principalID(r)))
 	}()
+	if allow, wrong := rt.literal.wrongMethod(r); wrong {
+		rec.Header().Set("Allow", allow)
+		writeRouted(rec, r, http.StatusMethodNotAllowed, methodNotAllowed(r))
+		return
+	}
 	mux := rt.mux
 	if h, _ := rt.mux.Handler(r); !isRegistered(h) {
 		if sh, _ := rt.secondary.Handler(r); isRegistered(sh) {
