@@ -210,3 +210,39 @@ func TestLiteralPathsAnswerWrongMethods(t *testing.T) {
 		t.Errorf("poll of an unknown job: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestEmptyBodiesNameTheRequiredFields: a POST without a body answered
+// "JSON parse error - expected a JSON object." on most endpoints, naming
+// nothing, while render and the upload endpoints named what is required;
+// every JSON endpoint now reads no body as an object without fields and
+// answers which field is missing (§7.1 {field: [...]}; the license
+// endpoint in its own shape).
+func TestEmptyBodiesNameTheRequiredFields(t *testing.T) {
+	e := newPlaylistEnv(t)
+	slug := e.create(e.owner, "Mix")["slug"].(string)
+	track := e.track(0)
+	for _, tc := range []struct{ token, path, field string }{
+		{e.partnerKey, "/api/v4/download/audio/" + track + "/", "type"},
+		{e.partnerKey, "/api/v4/video-recognition/upload-url/", "filename"},
+		{e.owner, mePlaylists, "name"},
+		{e.owner, mePlaylists + slug + "/tracks/", "action"},
+		{e.owner, mePlaylists + slug + "/tracks/reorder/", "items"},
+	} {
+		for _, ct := range []string{"", "application/json"} {
+			h := map[string]string{"Authorization": "Bearer " + tc.token}
+			if ct != "" {
+				h["Content-Type"] = ct
+			}
+			r := e.c.Do(apitest.Request{Method: "POST", Path: tc.path, Header: h})
+			if m := r.Map(t); r.Status != 400 || m[tc.field] == nil {
+				t.Errorf("POST %s without a body (Content-Type %q): %d %s; want 400 naming %s", tc.path, ct, r.Status, r.Body, tc.field)
+			}
+		}
+	}
+	le := newLicenseEnv(t)
+	_, key := le.newClient(t, identity.PlanEnterprise, []string{identity.ScopeLicenses}, identity.Quotas{})
+	r, g := le.generate(t, key, nil, "")
+	if r.Status != 400 || g.Error == nil || g.Error.Code != "validation_error" || !strings.Contains(string(g.Error.Details), `"track_id"`) {
+		t.Errorf("license without a body: %d %s", r.Status, r.Body)
+	}
+}

@@ -30,6 +30,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 
 // DecodeJSON reads a JSON object body into v. Unknown fields are ignored,
 // as the reference API does; anything that is not one JSON object is a 400.
+// No body at all (or only white space) is an object without fields, so
+// that the endpoint's own checks name what is required (as a form without
+// fields would) instead of a parse error that names nothing.
 func DecodeJSON(r *http.Request, v any) error {
 	const op = "httpapi.DecodeJSON"
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -48,7 +51,10 @@ func DecodeJSON(r *http.Request, v any) error {
 		return errs.E(op, errs.Invalid, "Could not read the request body.")
 	}
 	body = bytes.TrimSpace(body)
-	if len(body) == 0 || body[0] != '{' {
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	if body[0] != '{' {
 		return errs.E(op, errs.Invalid, "JSON parse error - expected a JSON object.")
 	}
 	if !utf8.Valid(body) {
