@@ -276,9 +276,6 @@ func decodeLicenseRequest(w http.ResponseWriter, r *http.Request) (licensing.Inp
 		}
 		return in, licensing.ValidationError(op, fields)
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		body = []byte("{}") // as DecodeJSON: what is required is named below
-	}
 	if !utf8.Valid(body) {
 		bad("body", msgNotUTF8)
 		return in, licensing.ValidationError(op, fields)
