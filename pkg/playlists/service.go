@@ -302,7 +302,9 @@ type UpdateInput struct {
 }
 
 // Update changes name, description and cover (owner and collaborators).
-// The slug never changes, so the playlist's url keeps working.
+// The slug never changes, so the playlist's url keeps working. An update
+// that sends no field, or only the values the playlist has, writes
+// nothing and returns the playlist as it is (updated_at unchanged).
 func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateInput) (View, error) {
 	const op = "playlists.Update"
 	bad := map[string][]string{}
@@ -329,8 +331,8 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		return View{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	v, err := s.Get(ctx, c, slug)
-	if err != nil {
-		return View{}, err
+	if err != nil || (in.Name == nil && in.Description == nil && img == nil) {
+		return v, err // no field sent: nothing to write, updated_at stays
 	}
 	var newImage *Image
 	if img != nil {
@@ -346,15 +348,19 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		if p.PermissionOf(c.User.ID) == "" {
 			return notFound(op)
 		}
-		if in.Name != nil {
-			p.Name = name
+		changed := false
+		if in.Name != nil && p.Name != name {
+			p.Name, changed = name, true
 		}
-		if in.Description != nil {
-			p.Description = *in.Description
+		if in.Description != nil && p.Description != *in.Description {
+			p.Description, changed = *in.Description, true
 		}
 		oldImage = nil
-		if newImage != nil {
-			oldImage, p.Image = p.Image, newImage
+		if newImage != nil && (p.Image == nil || *p.Image != *newImage) {
+			oldImage, p.Image, changed = p.Image, newImage, true
+		}
+		if !changed {
+			return errUnchanged // the same values again (a retry): updated_at stays
 		}
 		return nil
 	}})
