@@ -3,15 +3,19 @@ package recognition
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"musiccatalog/pkg/audio/audiotest"
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/blob/fileblob"
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/outside"
+	"musiccatalog/pkg/quota"
 	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/store/twintest"
 )
@@ -103,6 +107,86 @@ func TestRetriedExternalStepCallsTheOutsideServiceOnce(t *testing.T) {
 		}
 		if r, err := s.loadJob(ctx, job.ID); err != nil || r.Status != StatusCompleted {
 			t.Fatalf("after Finish: %+v %v", r, err)
+		}
+	})
+}
+
+// crashAfterJobWrite is a store whose process "dies" at any write to the
+// Quotas table on its own: the write fails and nothing after it runs.
+type crashAfterJobWrite struct {
+	store.Store
+	crashed atomic.Bool
+}
+
+func (c *crashAfterJobWrite) Update(ctx context.Context, t store.Table, k store.Key, u store.Update, cond store.Condition) (store.Item, error) {
+	if t == store.Quotas {
+		c.crashed.Store(true)
+		return store.Item{}, errors.New("crash")
+	}
+	return c.Store.Update(ctx, t, k, u, cond)
+}
+
+// TestFailingAJobGivesItsUnitBackInTheSameWrite: the unit of a job that
+// fails through our fault comes back with the write that ends the job,
+// so a crash right after that write cannot keep it taken (before, the
+// give-back was a second write), and repeated Fail calls (a retried
+// Catch task) give it back once.
+func TestFailingAJobGivesItsUnitBackInTheSameWrite(t *testing.T) {
+	twintest.Run(t, func(t *testing.T, inner store.Store) {
+		ctx := t.Context()
+		st := &crashAfterJobWrite{Store: inner}
+		bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat, err := catalog.New(catalog.Contents{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clk := clock.NewManual(time.Date(2030, 3, 10, 9, 0, 0, 0, time.UTC))
+		s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, Clock: clk, DefaultDailyCap: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
+		used := func() int64 {
+			u, err := s.quota.Peek(ctx, QuotaScope, "c1", quota.Daily, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u.Used
+		}
+		var jobs []Job
+		for i := range 2 {
+			job, err := s.Submit(ctx, p, SourceRef{Key: UploadPrefix + "c1/u/clip" + string(rune('a'+i)) + ".mp4", ETag: "e", Size: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs = append(jobs, job)
+		}
+		if n := used(); n != 2 {
+			t.Fatalf("used %d after two submits", n)
+		}
+		// The Catch path, run twice (a retried task).
+		in, _ := json.Marshal(TaskInput{JobID: jobs[0].ID, Failed: true, Error: &CaughtError{Error: "States.TaskFailed"}})
+		for range 2 {
+			_, _ = s.HandleTask(ctx, FnFinish, in) // the crash, if any, is the process dying here
+		}
+		if r, err := s.loadJob(ctx, jobs[0].ID); err != nil || r.Status != StatusFailed {
+			t.Fatalf("job after Fail: %+v %v", r, err)
+		}
+		if n := used(); n != 1 || st.crashed.Load() {
+			t.Errorf("after failing one job: used %d (crash between the writes: %v), want 1", n, st.crashed.Load())
+		}
+		// A job that stopped progressing fails when polled, the same way.
+		clk.Advance(s.staleAfter + time.Minute)
+		for range 2 {
+			if j, err := s.Get(ctx, "c1", jobs[1].ID); err != nil || j.Status != StatusFailed {
+				t.Fatalf("stale job: %+v %v", j, err)
+			}
+		}
+		if n := used(); n != 0 || st.crashed.Load() {
+			t.Errorf("after failing both: used %d (crash between the writes: %v), want 0", n, st.crashed.Load())
 		}
 	})
 }

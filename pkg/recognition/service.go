@@ -280,38 +280,33 @@ func (s *Service) Get(ctx context.Context, clientID, jobID string) (Job, error) 
 // failStale fails r unless its pipeline wrote in the meantime.
 func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 	s.log.Warn("failing a stale recognition job", "job", r.ID, "status", r.Status, "updated", r.updatedAt)
-	now := s.clock.Now()
-	exp := now.Add(s.retention)
-	it, err := s.st.Update(ctx, store.Jobs, jobKey(r.ID), store.Update{
-		Set: map[string]any{attrStatus: StatusFailed, attrErrorCode: CodeTimeout, attrDetail: detailTimeout,
-			attrUpdated: store.UnixNano(now), attrCompleted: store.UnixNano(now)},
-		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
-		ExpiresAt: &exp,
-	}, store.And(store.Equals(attrStatus, r.Status), store.Equals(attrUpdated, store.UnixNano(r.updatedAt))))
-	if errors.Is(err, store.ErrConditionFailed) {
+	err := s.endRefunded(ctx, r.ID,
+		map[string]any{attrStatus: StatusFailed, attrErrorCode: CodeTimeout, attrDetail: detailTimeout},
+		store.And(store.Equals(attrStatus, r.Status), store.Equals(attrUpdated, store.UnixNano(r.updatedAt))))
+	if errors.Is(err, errInactive) {
 		return nil
-	}
-	if err == nil {
-		s.refund(ctx, it)
 	}
 	return err
 }
 
 // Fail ends an active job as failed with an error code (see the package
 // doc) and a client-facing detail. A job already completed or failed is
-// left as it is. The quota unit comes back unless the input was at fault
-// (InputError): the work was done, and a free retry of a file that cannot
-// be read would let anyone decode without limit.
+// left as it is. The quota unit comes back, in the same write, unless the
+// input was at fault (InputError): the work was done, and a free retry of
+// a file that cannot be read would let anyone decode without limit.
 func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) error {
-	it, err := s.finalize(ctx, jobID, map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail})
+	set := map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail}
+	var err error
+	if InputError(errorCode) {
+		_, err = s.finalize(ctx, jobID, set)
+	} else {
+		err = s.endRefunded(ctx, jobID, set, active())
+	}
 	if errors.Is(err, errInactive) {
 		return nil
 	}
 	if err == nil {
 		s.log.Info("recognition job failed", "job", jobID, "error_code", errorCode)
-		if !InputError(errorCode) {
-			s.refund(ctx, it)
-		}
 	}
 	return err
 }
