@@ -4,7 +4,9 @@ import (
 	"sync"
 	"testing"
 
+	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/playlists"
+	"musiccatalog/pkg/store/twintest"
 )
 
 // TestUpdateWithNothingNewWritesNothing: a PATCH without fields, or with
@@ -106,5 +108,36 @@ func TestConcurrentRenameAndEditsKeepEveryChange(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestContendedTransactionsAreRetried: a transaction that kept colliding
+// (DynamoDB TransactionConflict through the adapter's retries) wrote
+// nothing, so create, share and delete try again instead of a 500.
+func TestContendedTransactionsAreRetried(t *testing.T) {
+	st := &twintest.Contended{Store: bolt(t)}
+	f := newFixture(t, st, 2)
+	ctx := t.Context()
+	friend := f.user(t, "friend")
+	st.N.Store(2)
+	p, _, err := f.svc.Create(ctx, f.owner, playlists.CreateInput{Name: "Busy"})
+	if err != nil || p.Slug != "busy" {
+		t.Fatalf("create: %+v %v", p.Playlist, err)
+	}
+	st.N.Store(2)
+	if _, created, err := f.svc.AddCollaborator(ctx, f.owner, "busy", playlists.CollaboratorInput{UserID: friend.User.ID}); err != nil || !created {
+		t.Fatalf("share: %v %v", created, err)
+	}
+	if _, err := f.svc.Get(ctx, friend, p.ID); err != nil {
+		t.Fatalf("the collaborator cannot see it: %v", err)
+	}
+	st.N.Store(2)
+	if err := f.svc.Delete(ctx, f.owner, "busy"); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	for _, c := range []playlists.Caller{f.owner, friend} {
+		if _, err := f.svc.Get(ctx, c, p.ID); !errs.Is(err, errs.NotFound) {
+			t.Errorf("after delete: %v", err)
+		}
 	}
 }

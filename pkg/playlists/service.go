@@ -162,10 +162,11 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if err == nil {
 			return View{p, PermOwner}, res, nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) || attempt == 20 {
+		if !retryable(err) || attempt == 20 {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
-		// Another create of the same name took the slug: pick again.
+		// Another create of the same name took the slug (or collided with
+		// this one and nothing was written): pick again.
 	}
 }
 
@@ -399,7 +400,7 @@ func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 			s.deleteImage(ctx, v.Image)
 			return nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) {
+		if !retryable(err) {
 			return errs.Wrap(op, err)
 		}
 	}

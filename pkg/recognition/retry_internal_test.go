@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -189,4 +191,80 @@ func TestFailingAJobGivesItsUnitBackInTheSameWrite(t *testing.T) {
 			t.Errorf("after failing both: used %d (crash between the writes: %v), want 0", n, st.crashed.Load())
 		}
 	})
+}
+
+// TestConcurrentSubmitsTakeExactlyTheCap: submits racing for the last
+// units of the daily cap on one counter; exactly cap of them make jobs,
+// every other one is told the quota is used up (never another error),
+// and the counter ends at the cap.
+func TestConcurrentSubmitsTakeExactlyTheCap(t *testing.T) {
+	twintest.Run(t, func(t *testing.T, st store.Store) {
+		ctx := t.Context()
+		bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat, err := catalog.New(catalog.Contents{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const capacity, callers = 8, 24
+		s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, DefaultDailyCap: capacity})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
+		var made, refused atomic.Int64
+		var wg sync.WaitGroup
+		for i := range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := s.Submit(ctx, p, SourceRef{Key: fmt.Sprintf("%sc1/u/%d.mp4", UploadPrefix, i), ETag: "e", Size: 10})
+				switch {
+				case err == nil:
+					made.Add(1)
+				case errors.Is(err, quota.ErrExceeded):
+					refused.Add(1)
+				default:
+					t.Errorf("submit %d: %v", i, err)
+				}
+			}()
+		}
+		wg.Wait()
+		u, err := s.quota.Peek(ctx, QuotaScope, "c1", quota.Daily, capacity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if made.Load() != capacity || refused.Load() != callers-capacity || u.Used != capacity {
+			t.Errorf("made %d, refused %d, counter %d; want %d, %d, %d", made.Load(), refused.Load(), u.Used, capacity, callers-capacity, capacity)
+		}
+	})
+}
+
+// TestContendedSubmitIsRetried: a submit whose transaction kept colliding
+// with others on the client's counter wrote nothing; it tries again
+// instead of answering 500, and takes one unit.
+func TestContendedSubmitIsRetried(t *testing.T) {
+	st := &twintest.Contended{Store: twintest.Bolt(t)}
+	bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.New(catalog.Contents{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, DefaultDailyCap: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.N.Store(2)
+	p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
+	if _, err := s.Submit(t.Context(), p, SourceRef{Key: UploadPrefix + "c1/u/a.mp4", ETag: "e", Size: 10}); err != nil {
+		t.Fatalf("submit after two contended attempts: %v", err)
+	}
+	if u, err := s.quota.Peek(t.Context(), QuotaScope, "c1", quota.Daily, 5); err != nil || u.Used != 1 {
+		t.Errorf("counter %d %v; want 1", u.Used, err)
+	}
 }

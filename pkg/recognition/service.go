@@ -191,6 +191,10 @@ func (s *Service) DailyCap(c identity.Client) int64 {
 	return s.dailyCap
 }
 
+// submitAttempts bounds how often Submit retries its transaction when it
+// keeps colliding with concurrent ones (store.ErrContention).
+const submitAttempts = 4
+
 // Submit creates a queued job for src and starts its pipeline. The daily
 // quota unit is taken in the same transaction that creates the job, so
 // concurrent submits never exceed the cap and a failed creation takes
@@ -219,7 +223,16 @@ func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceR
 		ExpiresAt: now.Add(pendingTTL),
 	}
 	take, _ := s.quota.TakeOp(QuotaScope, p.Client.ID, quota.Daily, cap, now)
-	err := s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, store.NotExists())})
+	var err error
+	for range submitAttempts {
+		// Every submit of a client updates its one counter: under a burst
+		// the transactions collide and the store's own retries may run out.
+		// Nothing was written then, so the same write is tried again.
+		if err = s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, store.NotExists())}); !errors.Is(err, store.ErrContention) {
+			break
+		}
+		s.log.Warn("recognition submit contended; retrying", "client", p.Client.ID, "err", err)
+	}
 	if errors.Is(err, store.ErrConditionFailed) {
 		if qerr := s.quota.Exceeded(ctx, QuotaScope, p.Client.ID, quota.Daily, cap, now); qerr != nil {
 			return Job{}, fmt.Errorf("%s: %w", op, qerr)
