@@ -38,6 +38,26 @@ type oneCatalog struct{ c *catalog.Catalog }
 
 func (o oneCatalog) Current(context.Context) (*catalog.Catalog, error) { return o.c, nil }
 
+// testService is a Service on cfg's store (and its other settings) with a
+// file blob store, an empty catalog and a workflow that starts nothing.
+func testService(t *testing.T, cfg Config) *Service {
+	t.Helper()
+	bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.New(catalog.Contents{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Blob, cfg.Catalog, cfg.Workflow = bs, oneCatalog{cat}, noStarts{}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestRetriedExternalStepCallsTheOutsideServiceOnce: Step Functions runs
 // a task again when its Lambda timed out or its answer was lost after it
 // stored its result (and the devserver's Recover restarts the whole
@@ -47,19 +67,8 @@ func (o oneCatalog) Current(context.Context) (*catalog.Catalog, error) { return 
 func TestRetriedExternalStepCallsTheOutsideServiceOnce(t *testing.T) {
 	twintest.Run(t, func(t *testing.T, st store.Store) {
 		ctx := t.Context()
-		bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cat, err := catalog.New(catalog.Contents{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		rec := &countingRecognizer{}
-		s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, Outside: rec, DefaultDailyCap: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := testService(t, Config{Store: st, Outside: rec, DefaultDailyCap: 5})
 		src := SourceRef{Key: UploadPrefix + "c1/u/clip.mp4", ETag: "e1", Size: 10, Filename: "clip.mp4"}
 		// The prepared audio Extract would have stored: 20 s of music.
 		if err := s.putWAV(ctx, workDir(src.Key, src.ETag)+audioFile, audiotest.Tone(11025, 20, 440, 0.3)); err != nil {
@@ -137,19 +146,8 @@ func TestFailingAJobGivesItsUnitBackInTheSameWrite(t *testing.T) {
 	twintest.Run(t, func(t *testing.T, inner store.Store) {
 		ctx := t.Context()
 		st := &crashAfterJobWrite{Store: inner}
-		bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cat, err := catalog.New(catalog.Contents{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		clk := clock.NewManual(time.Date(2030, 3, 10, 9, 0, 0, 0, time.UTC))
-		s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, Clock: clk, DefaultDailyCap: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := testService(t, Config{Store: st, Clock: clk, DefaultDailyCap: 5})
 		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
 		used := func() int64 {
 			u, err := s.quota.Peek(ctx, QuotaScope, "c1", quota.Daily, 5)
@@ -200,19 +198,8 @@ func TestFailingAJobGivesItsUnitBackInTheSameWrite(t *testing.T) {
 func TestConcurrentSubmitsTakeExactlyTheCap(t *testing.T) {
 	twintest.Run(t, func(t *testing.T, st store.Store) {
 		ctx := t.Context()
-		bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cat, err := catalog.New(catalog.Contents{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		const capacity, callers = 8, 24
-		s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, DefaultDailyCap: capacity})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := testService(t, Config{Store: st, DefaultDailyCap: capacity})
 		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
 		var made, refused atomic.Int64
 		var wg sync.WaitGroup
@@ -247,18 +234,7 @@ func TestConcurrentSubmitsTakeExactlyTheCap(t *testing.T) {
 // instead of answering 500, and takes one unit.
 func TestContendedSubmitIsRetried(t *testing.T) {
 	st := &twintest.Contended{Store: twintest.Bolt(t)}
-	bs, err := fileblob.New(t.TempDir(), "http://127.0.0.1:1", []byte("0123456789abcdef0123"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.New(catalog.Contents{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Config{Store: st, Blob: bs, Catalog: oneCatalog{cat}, Workflow: noStarts{}, DefaultDailyCap: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testService(t, Config{Store: st, DefaultDailyCap: 5})
 	st.N.Store(2)
 	p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
 	if _, err := s.Submit(t.Context(), p, SourceRef{Key: UploadPrefix + "c1/u/a.mp4", ETag: "e", Size: 10}); err != nil {
