@@ -366,8 +366,8 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		return nil
 	}})
 	if err != nil {
-		if newImage != nil && (v.Image == nil || v.Image.Large != newImage.Large) {
-			s.deleteImage(ctx, newImage) // not when it is the cover already (same upload again)
+		if newImage != nil {
+			s.dropUnwrittenImage(ctx, v.ID, newImage, oldImage)
 		}
 		return View{}, err
 	}
