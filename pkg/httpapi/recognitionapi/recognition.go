@@ -103,6 +103,11 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		}
 		return quotaError(err, a.Clock.Now())
 	}
+	if uploaded && job.Source.Key != src.Key {
+		// A retry given the job its first run created: this run's own
+		// upload is used by nothing.
+		a.discard(r, src)
+	}
 	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
 	return nil
 }
