@@ -204,8 +204,8 @@ const submitAttempts = 4
 // Under an Idempotency-Key (idempotency.RequestIDFrom(ctx)) the job is
 // named by the request's RequestID, so a retry whose first run wrote the
 // job but lost its answer (an error after the write, a crash) returns
-// that job as it is now and takes no second unit: its Source tells the
-// caller that src was not used. A job of the request whose pipeline never
+// that job as it is now (started, if still queued) and takes no second
+// unit: its Source tells the caller that src was not used. A job of the request whose pipeline never
 // started (CodeStartFailed: the run answered 503 and gave its unit back)
 // is not returned: the retry submits it again in place, with src and a
 // new unit, so however many runs of the request there are, it has one job.
@@ -241,6 +241,15 @@ func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceR
 	if prior != nil {
 		if !neverStarted(prior) {
 			s.log.Info("recognition submit retried; returning the job it created", "job", prior.ID, "status", prior.Status)
+			if prior.Status == StatusQueued && prior.Progress == nil {
+				// The earlier run may have stopped before its Start; the
+				// execution name is the job id, so a pipeline that did
+				// begin is not run twice. A failure is left to the polls'
+				// restart (restartUnstarted).
+				if err := s.start(ctx, prior.ID); err != nil {
+					s.log.Error("starting a retried submit's job", "job", prior.ID, "err", err)
+				}
+			}
 			return prior.Job, false, nil
 		}
 		// Replace the ended record, only as it was read.
