@@ -1,8 +1,6 @@
 package search
 
 import (
-	"cmp"
-	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -412,35 +410,31 @@ func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
 	}
 	limit = min(limit, MaxLimit)
 	offset := max(opts.Offset, 0)
-	h := &topK{max: offset + limit}
-	total := 0
-	plain := opts.Filters.empty()
-	fm := ix.matcher(&opts.Filters)
-	visible := ix.visibleTo(opts.Plan)
-	consider := func(i int) {
-		s := scores[i]
-		if isNaN(s) || !visible[i] || (opts.SuppressVocals && ix.hot[i].sung) ||
-			(!plain && !fm.match(i)) {
-			return
-		}
-		total++
-		if len(h.heap) == h.max && float64(s) < h.heap[0].s {
-			return // cannot enter the page: skip the heap
-		}
-		h.offer(scored{int32(i), float64(s)})
+	n := len(scores)
+	if cands != nil {
+		n = len(cands)
+	}
+	h := topK{max: offset + limit, heap: make([]scored, 0, min(offset+limit, n))}
+	c := consider{h: &h, scores: scores, visible: ix.visibleTo(opts.Plan)}
+	if opts.SuppressVocals {
+		c.hot = ix.hot
+	}
+	if !opts.Filters.empty() {
+		c.fm = ix.matcher(&opts.Filters)
 	}
 	if cands != nil {
 		for _, i := range cands {
-			consider(int(i))
+			c.track(int(i))
 		}
 	} else {
 		for i := range scores {
-			consider(i)
+			c.track(i)
 		}
 	}
 	best := h.sorted()
-	res := Result{Total: total, DidYouMean: opts.Filters.didYouMean(ix.known)}
+	res := Result{Total: c.total, DidYouMean: opts.Filters.didYouMean(ix.known)}
 	if offset < len(best) {
+		res.Hits = make([]Hit, 0, len(best)-offset)
 		for _, c := range best[offset:] {
 			t := ix.tracks[c.i]
 			hit := Hit{Track: t, Score: c.s}
@@ -451,6 +445,31 @@ func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
 		}
 	}
 	return res
+}
+
+// consider is rank's test of one track: a candidate (a score, not NaN)
+// the caller may see (visible) and the filters let through counts in the
+// total and is offered to the page.
+type consider struct {
+	h       *topK
+	scores  []float32
+	visible []bool
+	hot     []hotFacets   // set when sung tracks are left out
+	fm      *facetMatcher // nil without filters
+	total   int
+}
+
+func (c *consider) track(i int) {
+	s := c.scores[i]
+	if isNaN(s) || !c.visible[i] || (c.hot != nil && c.hot[i].sung) || (c.fm != nil && !c.fm.match(i)) {
+		return
+	}
+	c.total++
+	h := c.h
+	if len(h.heap) == h.max && float64(s) < h.heap[0].s {
+		return // cannot enter the page: skip the heap
+	}
+	h.offer(scored{int32(i), float64(s)})
 }
 
 // highlightsIn returns the regions clipped to the window [offset,
@@ -493,33 +512,62 @@ type topK struct {
 	heap []scored
 }
 
-func (h *topK) Len() int           { return len(h.heap) }
-func (h *topK) Less(i, j int) bool { return better(h.heap[j], h.heap[i]) }
-func (h *topK) Swap(i, j int)      { h.heap[i], h.heap[j] = h.heap[j], h.heap[i] }
-func (h *topK) Push(x any)         { h.heap = append(h.heap, x.(scored)) }
-func (h *topK) Pop() any           { x := h.heap[len(h.heap)-1]; h.heap = h.heap[:len(h.heap)-1]; return x }
-
 func (h *topK) offer(c scored) {
 	if len(h.heap) < h.max {
-		heap.Push(h, c)
+		h.heap = append(h.heap, c)
+		h.up(len(h.heap) - 1)
 		return
 	}
 	if h.max > 0 && better(c, h.heap[0]) {
 		h.heap[0] = c
-		heap.Fix(h, 0)
+		h.down(0)
 	}
 }
 
-func (h *topK) sorted() []scored {
-	out := slices.Clone(h.heap)
-	slices.SortFunc(out, func(a, b scored) int {
-		if better(a, b) {
-			return -1
+// up moves entry j towards the top while it is worse than its parent.
+func (h *topK) up(j int) {
+	for j > 0 {
+		p := (j - 1) / 2
+		if !better(h.heap[p], h.heap[j]) {
+			break
 		}
-		if better(b, a) {
+		h.heap[p], h.heap[j] = h.heap[j], h.heap[p]
+		j = p
+	}
+}
+
+// down moves entry j away from the top while a child is worse.
+func (h *topK) down(j int) {
+	n := len(h.heap)
+	for {
+		w := j // the worst of j and its children
+		if l := 2*j + 1; l < n && better(h.heap[w], h.heap[l]) {
+			w = l
+		}
+		if r := 2*j + 2; r < n && better(h.heap[w], h.heap[r]) {
+			w = r
+		}
+		if w == j {
+			return
+		}
+		h.heap[j], h.heap[w] = h.heap[w], h.heap[j]
+		j = w
+	}
+}
+
+// sorted returns the kept candidates best first (better is a total
+// order: positions are distinct), reordering the heap's own array.
+func (h *topK) sorted() []scored {
+	out := h.heap
+	h.heap = nil
+	slices.SortFunc(out, func(a, b scored) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
 			return 1
 		}
-		return cmp.Compare(a.i, b.i)
+		return 0
 	})
 	return out
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -46,6 +47,74 @@ func TestAddSemCandidates(t *testing.T) {
 			t.Errorf("n=%d: %d of %d qualifying tracks taken", n, len(added), qualify)
 		case qualify > maxSemCandidates && (len(added) < maxSemCandidates/2 || len(added) > 4*maxSemCandidates):
 			t.Errorf("n=%d: %d tracks taken, want about %d", n, len(added), maxSemCandidates)
+		}
+	}
+}
+
+// addSemCandidatesReference is addSemCandidates as first written: the
+// same histogram, with a branch per track.
+func addSemCandidatesReference(sem, scores []float32, matched []int32) []int32 {
+	const scale = semBins / (semMaxScore - semMinCandidate)
+	var hist [semBins + 1]int32
+	step := max(1, len(sem)/semSample)
+	for i := 0; i < len(sem); i += step {
+		if scores[i] == 0 {
+			hist[min(semBins, max(0, int((sem[i]-semMinCandidate)*scale)+1))] += int32(step)
+		}
+	}
+	floor := float32(semMinCandidate)
+	c := int32(0)
+	for b := semBins; b >= 1; b-- {
+		if c += hist[b]; c >= maxSemCandidates {
+			floor = semMinCandidate + float32(b-1)/scale
+			break
+		}
+	}
+	for i, v := range sem {
+		if v >= floor && scores[i] == 0 {
+			matched = append(matched, int32(i))
+		}
+	}
+	return matched
+}
+
+// TestAddSemCandidatesAgree: the branch-free selection lists the same
+// tracks as the reference, whatever share of the tracks matched a word
+// (none, all, in runs), with the list's array as by-text hands it (room
+// for every track) or shorter.
+func TestAddSemCandidatesAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 7, 200, 4096, 10_000} {
+		for _, share := range []int{0, 1, 3, 10, 11} { // tracks matched: none, 1/share, all (10), runs (11)
+			for _, roomy := range []bool{true, false} {
+				sem, scores := make([]float32, n), make([]float32, n)
+				var matched []int32
+				if roomy {
+					matched = make([]int32, 0, n)
+				}
+				for i := range sem {
+					sem[i] = r.Float32()*1.6 - 0.1
+					hit := false
+					switch share {
+					case 0:
+					case 10:
+						hit = true
+					case 11:
+						hit = i/50%2 == 0
+					default:
+						hit = r.IntN(share) == 0
+					}
+					if hit {
+						scores[i] = 1 + r.Float32()
+						matched = append(matched, int32(i))
+					}
+				}
+				want := addSemCandidatesReference(sem, scores, slices.Clone(matched))
+				got := addSemCandidates(sem, scores, matched)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d share=%d roomy=%v: %d candidates, reference %d", n, share, roomy, len(got), len(want))
+				}
+			}
 		}
 	}
 }
