@@ -277,8 +277,9 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 	}
 	si := int(ix.byID[strings.ToLower(seed.ID)])
 	vec := ix.sim.row(si)
-	scores := ix.cosines(vec, false)
-	defer ix.release(scores)
+	buf := ix.cosines(vec, false)
+	defer ix.release(buf)
+	scores := *buf
 	sh := ix.hot[si]
 	sharesMood := func(c int32) bool { return c != 0 && (c == sh.mood || c == sh.mood2) }
 	for i := range scores {
@@ -328,8 +329,9 @@ func (ix *Index) ByAudio(q AudioQuery, opts Options) (Result, error) {
 	if i, ok := ix.byID[strings.ToLower(q.ExcludeID)]; ok {
 		exclude = int(i)
 	}
-	scores := ix.cosines(vec, true)
-	defer ix.release(scores)
+	buf := ix.cosines(vec, true)
+	defer ix.release(buf)
+	scores := *buf
 	for i := range scores {
 		if i == exclude || isNaN(scores[i]) {
 			scores[i] = nan
@@ -352,24 +354,28 @@ func isNaN(x float32) bool { return x != x }
 // cosine of every analyzed track to vec, NaN for tracks without analysis;
 // with no vec (a seed without analysis) every track gets 0 and metadata
 // decides. raw says vec is not yet weighted (see simIndex.cosines).
-func (ix *Index) cosines(vec []float32, raw bool) []float32 {
-	scores := ix.scratch(len(ix.tracks))
+func (ix *Index) cosines(vec []float32, raw bool) *[]float32 {
+	buf := ix.scratch(len(ix.tracks))
 	if vec == nil || len(vec) != ix.sim.dim || ix.sim.dim == 0 {
-		clear(scores)
-		return scores
+		clear(*buf)
+		return buf
 	}
-	ix.sim.cosines(vec, raw, scores)
-	return scores
+	ix.sim.cosines(vec, raw, *buf)
+	return buf
 }
 
-func (ix *Index) scratch(n int) []float32 {
+// scratch returns a buffer of n floats, not zeroed (give it back with
+// release: the pointer is what the pool holds, so that giving it back
+// allocates nothing).
+func (ix *Index) scratch(n int) *[]float32 {
 	if b, ok := ix.buffers.Get().(*[]float32); ok && len(*b) == n {
-		return *b
+		return b
 	}
-	return make([]float32, n)
+	b := make([]float32, n)
+	return &b
 }
 
-func (ix *Index) release(b []float32) { ix.buffers.Put(&b) }
+func (ix *Index) release(b *[]float32) { ix.buffers.Put(b) }
 
 // tempoTerm scores a candidate's tempo against a reference tempo: inside
 // the tolerance it earns wTempoNear (or wPriority when asked to prioritise);

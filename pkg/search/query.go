@@ -124,10 +124,20 @@ func Understand(text string, bpmTol float64) (q Query) {
 	defer func() {
 		for k, w := range toks {
 			if !negated[k] {
+				if q.Words == nil {
+					q.Words = make([]string, 0, len(toks)-k)
+				}
 				q.Words = append(q.Words, w)
 			}
 		}
 	}()
+	// The concepts are at most the tokens: one array for them.
+	addGroup := func(g group) {
+		if q.Groups == nil {
+			q.Groups = make([]group, 0, len(toks))
+		}
+		q.Groups = append(q.Groups, g)
+	}
 	for i := 0; i < len(toks); i++ {
 		w := toks[i]
 		two := ""
@@ -182,16 +192,17 @@ func Understand(text string, bpmTol float64) (q Query) {
 				q.Tempo = &r
 			}
 			if c := clusters[w]; c != nil { // "upbeat" is also a mood
-				q.Groups = append(q.Groups, group(c))
+				addGroup(group(c))
 			}
 		case stopwords[w]:
 			q.Generic = q.Generic || generic[w]
 		default:
 			if i+1 < len(toks) && clusters[w+"-"+toks[i+1]] != nil { // "hip hop", "laid back"
-				q.Groups, i = append(q.Groups, concept(w+"-"+toks[i+1])), i+1
+				addGroup(concept(w + "-" + toks[i+1]))
+				i++
 				continue
 			}
-			q.Groups = append(q.Groups, concept(w))
+			addGroup(concept(w))
 		}
 	}
 	return q
@@ -234,11 +245,12 @@ func tokens(s string) []string {
 // concept is a word with its cluster (also under its spelling without
 // hyphens: "lo-fi" and "lofi" are one word).
 func concept(w string) group {
-	g := group{{phrase: strings.ReplaceAll(w, "-", " "), weight: 1}}
 	c := clusters[w]
 	if c == nil {
 		c = clusters[strings.ReplaceAll(w, "-", "")]
 	}
+	g := make(group, 1, 1+len(c))
+	g[0] = alt{phrase: strings.ReplaceAll(w, "-", " "), weight: 1}
 	return append(g, c...)
 }
 
@@ -317,12 +329,13 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		return ix.rank(opts, nil, []int32{}), nil
 	}
 	q = ix.correct(q)
-	scores := ix.scratch(len(ix.tracks))
-	defer ix.release(scores)
+	sbuf := ix.scratch(len(ix.tracks))
+	defer ix.release(sbuf)
+	scores := *sbuf
 	clear(scores)
-	cands := ix.candidates()
-	defer ix.releaseCandidates(cands)
-	matched, ref, err := ix.text.scores(ctx, q.Groups, scores, cands)
+	cbuf := ix.candidates()
+	defer ix.releaseCandidates(cbuf)
+	matched, ref, err := ix.text.scores(ctx, q.Groups, scores, (*cbuf)[:0])
 	if err != nil {
 		return Result{}, errs.Wrap(op, err)
 	}
@@ -336,8 +349,9 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	}
 	var sem []float32
 	if sq != nil && len(sq.dims) > 0 {
-		sem = ix.scratch(len(ix.tracks))
-		defer ix.release(sem)
+		sembuf := ix.scratch(len(ix.tracks))
+		defer ix.release(sembuf)
+		sem = *sembuf
 		ix.sem.scores(ix, sq, sem)
 		if len(q.Groups) > 0 {
 			// Tracks close enough in meaning are candidates too, not
@@ -357,73 +371,90 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if best > 0 {
 		best = max(best, wTextReference*float64(ref))
 	}
-	qv := vocalsIndex(q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
-	score := func(i int, text float64) (float64, bool) {
-		if excluded != nil && excluded[i] {
-			return 0, false
-		}
-		f := &ix.attrs[i]
-		if q.NoVocals && f.sung() {
-			return 0, false
-		}
-		if q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
-			return 0, false
-		}
-		s := 0.0
-		if best > 0 {
-			s = wText * text / best
-		}
-		if sem != nil {
-			s += wSemantic * float64(sem[i])
-		}
-		if q.Tempo != nil && f.tempo > 0 {
-			switch {
-			case q.Tempo.Contains(f.tempo):
-				s += wAttrTempo
-			case f.tempo >= q.Tempo.Lo-10 && f.tempo <= q.Tempo.Hi+10:
-				s += wAttrTempo / 3
-			}
-		}
-		switch q.Vocals {
-		case "":
-		case vocalsAny:
-			if f.sung() {
-				s += wAttrVocals
-			}
-		case catalog.VocalsMale, catalog.VocalsFemale:
-			if f.vocals == qv {
-				s += wAttrVocals
-			} else if f.vocals == mixedIndex {
-				s += wAttrVocals / 2
-			}
-		default:
-			if f.vocals == qv {
-				s += wAttrVocals
-			}
-		}
-		if q.Duration != nil && q.Duration.Contains(f.length) {
-			s += wAttrDuration
-		}
-		return s, true
-	}
-	put := func(i int, text float64) {
-		if s, ok := score(i, text); ok {
-			scores[i] = float32(s)
-		} else {
-			scores[i] = nan
-		}
-	}
+	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best}
+	ts.vocalsBonus()
 	if len(q.Groups) == 0 { // attributes alone: every track is a candidate
 		for i := range scores {
-			put(i, 0)
+			scores[i] = ts.score(i, 0)
 		}
 		return ix.rank(opts, scores, nil), nil
 	}
 	for _, d := range matched { // only what matched a word or its meaning
-		put(int(d), float64(scores[d]))
+		scores[d] = ts.score(int(d), float64(scores[d]))
 	}
-	res := ix.rank(opts, scores, matched)
-	return res, nil
+	return ix.rank(opts, scores, matched), nil
+}
+
+// textScorer is by-text's score of a candidate track: its text score
+// (normalized to best), its semantic score and the attribute preferences
+// of the request, or NaN for a track the request leaves out.
+type textScorer struct {
+	q        *Query
+	attrs    []textAttrs
+	excluded []bool    // nil: nothing excluded
+	sem      []float32 // nil: no meaning
+	best     float64
+	// vocals is what the request's vocals preference adds, by the
+	// track's vocalsIndex (vocalsBonus).
+	vocals [len(vocalsOrder) + 1]float64
+}
+
+// vocalsBonus fills ts.vocals: with "vocals" any sung track earns
+// wAttrVocals; with male or female vocals that voice does, mixed vocals
+// half; with another preference the same vocals do.
+func (ts *textScorer) vocalsBonus() {
+	qv := vocalsIndex(ts.q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
+	for v := range ts.vocals {
+		switch ts.q.Vocals {
+		case "":
+		case vocalsAny:
+			if sungIndex[v] {
+				ts.vocals[v] = wAttrVocals
+			}
+		case catalog.VocalsMale, catalog.VocalsFemale:
+			if uint8(v) == qv {
+				ts.vocals[v] = wAttrVocals
+			} else if uint8(v) == mixedIndex {
+				ts.vocals[v] = wAttrVocals / 2
+			}
+		default:
+			if uint8(v) == qv {
+				ts.vocals[v] = wAttrVocals
+			}
+		}
+	}
+}
+
+// score is track i's score for a text score of text, as a float32 (NaN:
+// left out).
+func (ts *textScorer) score(i int, text float64) float32 {
+	q, f := ts.q, &ts.attrs[i]
+	if ts.excluded != nil && ts.excluded[i] || q.NoVocals && f.sung() ||
+		q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
+		return nan
+	}
+	s := 0.0
+	if ts.best > 0 {
+		s = wText * text / ts.best
+	}
+	if ts.sem != nil {
+		s += wSemantic * float64(ts.sem[i])
+	}
+	if q.Tempo != nil && f.tempo > 0 {
+		switch {
+		case q.Tempo.Contains(f.tempo):
+			s += wAttrTempo
+		case f.tempo >= q.Tempo.Lo-10 && f.tempo <= q.Tempo.Hi+10:
+			s += wAttrTempo / 3
+		}
+	}
+	if v := ts.vocals[f.vocals]; v != 0 {
+		s += v
+	}
+	if q.Duration != nil && q.Duration.Contains(f.length) {
+		s += wAttrDuration
+	}
+	return float32(s)
 }
 
 // correct replaces query words the catalog does not contain by the

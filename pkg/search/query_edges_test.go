@@ -108,11 +108,11 @@ func TestSpellingDoesNotTakeOverCommonWords(t *testing.T) {
 	exact := group{{phrase: "rock", weight: 1}}
 	guess := group{{phrase: "tense", weight: 1, corrected: true}}
 	hits := []groupHits{{docs: []int32{0, 1}, scores: []float32{2, 1}, best: 2}, {docs: []int32{2}, scores: []float32{9}, best: 9}}
-	if s := correctedScale([]group{exact, guess}, hits); s[0] != 1 || s[1]*9 > 1.0001 {
+	if s := correctedScale([]group{exact, guess}, hits, nil); s[0] != 1 || s[1]*9 > 1.0001 {
 		t.Errorf("scale %v", s)
 	}
 	// With nothing spelled right, the correction ranks on its own.
-	if s := correctedScale([]group{guess}, hits[1:]); s[0] != 1 {
+	if s := correctedScale([]group{guess}, hits[1:], nil); s[0] != 1 {
 		t.Errorf("lone correction scaled %v", s)
 	}
 	// Typos are still corrected.

@@ -155,8 +155,9 @@ func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
 			tabs[j][x] = w[j] * float32(int8(x))
 		}
 	}
-	buf := ix.scratch(n)
-	defer ix.release(buf)
+	bp := ix.scratch(n)
+	defer ix.release(bp)
+	buf := *bp
 	var of []uint16
 	fs := si.facetTable(q, n, buf)
 	if fs != nil {

@@ -308,21 +308,26 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, 
 	if len(groups) == 0 {
 		return nil, 0, nil
 	}
-	hits := make([]groupHits, len(groups))
-	for k, g := range groups {
+	// A request has at most maxGroups groups (ByText): room for them on
+	// the stack.
+	var hitsBuf [maxGroups]groupHits
+	var scaleBuf [maxGroups]float32
+	hits, scale := hitsBuf[:0], scaleBuf[:0]
+	for _, g := range groups {
 		h, err := ti.group(ctx, g)
 		if err != nil {
 			return nil, 0, err
 		}
-		hits[k] = h
+		hits = append(hits, h)
 	}
-	scale := correctedScale(groups, hits)
+	scale = correctedScale(groups, hits, scale)
 	var ref float32
 	for k, h := range hits {
 		ref += h.best * scale[k]
 	}
-	cnt := ti.counters()
-	defer ti.counterPool.Put(&cnt)
+	cp := ti.counters()
+	defer ti.counterPool.Put(cp)
+	cnt := *cp
 	for k, h := range hits {
 		for j, d := range h.docs {
 			acc[d] += h.scores[j] * scale[k]
@@ -330,19 +335,28 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, 
 		}
 	}
 	matched := nonZero(cnt, buf) // never nil: "no match" is not "no words"
+	// The coordination factor of c groups matched out of total, by c.
 	total := float32(len(groups))
+	var coordBuf [maxGroups + 1]float32
+	coord := slices.Grow(coordBuf[:0], len(groups)+1)[:len(groups)+1]
+	for c := range coord {
+		coord[c] = float32(c) / total
+	}
 	for _, d := range matched {
-		acc[d] *= float32(cnt[d]) / total
+		acc[d] *= coord[cnt[d]]
 		cnt[d] = 0 // leave the pooled counters zero
 	}
 	return matched, ref, nil
 }
 
-func (ti *textIndex) counters() []uint8 {
+// counters returns zeroed per-track match counters (give them back to
+// counterPool).
+func (ti *textIndex) counters() *[]uint8 {
 	if c, ok := ti.counterPool.Get().(*[]uint8); ok {
-		return *c
+		return c
 	}
-	return make([]uint8, ti.n)
+	c := make([]uint8, ti.n)
+	return &c
 }
 
 // matches reports, per track position, whether any group matches (the
@@ -375,8 +389,10 @@ const correctedShare = 0.5
 // ("genre" → "tense" once made the top results Cinematic/Suspense for
 // "rock genre"); a guess must not outrank what the request actually said.
 // With no exact word matching anything, corrections rank on their own.
-func correctedScale(groups []group, hits []groupHits) []float32 {
-	scale := make([]float32, len(groups))
+//
+// The factors are appended to scale (a buffer; nil allocates).
+func correctedScale(groups []group, hits []groupHits, scale []float32) []float32 {
+	scale = slices.Grow(scale[:0], len(groups))[:len(groups)]
 	exactMin := float32(-1)
 	for k, g := range groups {
 		scale[k] = 1
