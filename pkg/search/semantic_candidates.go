@@ -38,7 +38,7 @@ func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
 	for i := 0; i < len(sem); i += step {
 		// Branch-free: whether a sampled track matched a word is a coin
 		// toss to the branch predictor.
-		hist[min(semBins, max(0, int((sem[i]-semMinCandidate)*scale)+1))] += int32(step) * unmatched(scores[i])
+		hist[clampBin(int((sem[i]-semMinCandidate)*scale)+1)] += int32(step) * unmatched(scores[i])
 	}
 	floor := float32(semMinCandidate)
 	c := int32(0)
@@ -64,6 +64,14 @@ func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
 		m += int(above(v, floor) & unmatched(scores[i]))
 	}
 	return buf[:m]
+}
+
+// clampBin is min(semBins, max(0, b)) without a branch (scores below
+// semMinCandidate, in no order, would mispredict one).
+func clampBin(b int) int {
+	b &^= b >> 63 // 0 when negative
+	d := b - semBins
+	return semBins + d&(d>>63) // b when below semBins
 }
 
 // unmatched is 1 when a track's text score is 0 (no word matched it), else 0.

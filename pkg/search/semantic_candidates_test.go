@@ -118,3 +118,11 @@ func TestAddSemCandidatesAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestClampBin(t *testing.T) {
+	for b := -3 * semBins; b <= 3*semBins; b++ {
+		if got, want := clampBin(b), min(semBins, max(0, b)); got != want {
+			t.Fatalf("clampBin(%d) = %d, want %d", b, got, want)
+		}
+	}
+}

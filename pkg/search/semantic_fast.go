@@ -172,17 +172,19 @@ func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
 	clear(out)
 	j := 0
 	for ; j+8 <= k; j += 8 {
-		last := j+8 == k && fs != nil
 		add8(out, [8][]int8{col(j), col(j + 1), col(j + 2), col(j + 3), col(j + 4), col(j + 5), col(j + 6), col(j + 7)},
-			(*[8][256]float32)(tabs[j:j+8]), facetsIf(last, fs), of)
+			(*[8][256]float32)(tabs[j:j+8]), facetsIf(j+8 == k, fs), of)
 	}
-	for ; j+4 <= k; j += 4 {
-		last := j+4 == k && fs != nil
-		add4(out, [4][]int8{col(j), col(j + 1), col(j + 2), col(j + 3)}, (*[4][256]float32)(tabs[j:j+4]), facetsIf(last, fs), of)
+	if j+4 <= k {
+		add4(out, [4][]int8{col(j), col(j + 1), col(j + 2), col(j + 3)}, (*[4][256]float32)(tabs[j:j+4]), facetsIf(j+4 == k, fs), of)
+		j += 4
 	}
-	for ; j < k; j++ {
-		last := j+1 == k && fs != nil
-		add1(out, col(j), &tabs[j], facetsIf(last, fs), of)
+	if j+2 <= k {
+		add2(out, [2][]int8{col(j), col(j + 1)}, (*[2][256]float32)(tabs[j:j+2]), facetsIf(j+2 == k, fs), of)
+		j += 2
+	}
+	if j < k {
+		add1(out, col(j), &tabs[j], fs, of)
 	}
 	switch {
 	case fs == nil:
@@ -266,6 +268,30 @@ func add4(out []float32, c [4][]int8, t *[4][256]float32, fs []float32, of []uin
 		s += t[1][uint8(c1[i])]
 		s += t[2][uint8(c2[i])]
 		s += t[3][uint8(c3[i])]
+		s += fs[of[i]]
+		out[i] = s
+	}
+}
+
+// add2 is add8 for two dimensions.
+func add2(out []float32, c [2][]int8, t *[2][256]float32, fs []float32, of []uint16) {
+	n := len(out)
+	c0, c1 := c[0][:n], c[1][:n]
+	_ = t[0]
+	if fs == nil {
+		for i := range out {
+			s := out[i]
+			s += t[0][uint8(c0[i])]
+			s += t[1][uint8(c1[i])]
+			out[i] = s
+		}
+		return
+	}
+	of = of[:n]
+	for i := range out {
+		s := out[i]
+		s += t[0][uint8(c0[i])]
+		s += t[1][uint8(c1[i])]
 		s += fs[of[i]]
 		out[i] = s
 	}
