@@ -120,12 +120,19 @@ func (si *semIndex) colWeights(q *semQuery) (w [maxQueryDims]float32, off [maxQu
 }
 
 // facetTable computes the facet match of every numbered combination
-// into buf (as long as the index), when that is less work than computing
-// it for each of the tracks to score; nil otherwise.
+// into buf (as long as the index; nil: a new slice), when that is less
+// work than computing it for each of the tracks to score; nil otherwise.
+// A cached query keeps its table (semQuery.facets).
 func (si *semIndex) facetTable(q *semQuery, tracks int, buf []float32) []float32 {
 	cs := si.combo.list
 	if cs == nil || len(cs) >= tracks {
 		return nil
+	}
+	if q.facets != nil {
+		return q.facets
+	}
+	if buf == nil {
+		buf = make([]float32, len(cs))
 	}
 	fs := buf[:len(cs)]
 	for c := range cs {
