@@ -406,42 +406,92 @@ func hasVocals(v string) bool {
 // rank keeps the candidates the caller may see and the filters let
 // through, and returns the requested page of them, best first (ties in
 // catalog order). scores has one entry per track, NaN for tracks that are
-// no candidate; cands, when not nil, lists the only positions to look at. Filtering before selecting gives the same page as ranking
+// no candidate; cands, when not nil, lists the only positions to look at.
+// Filtering before selecting gives the same page as ranking
 // everything and filtering afterwards, which is what the contract says,
 // since a track's score does not depend on the other candidates.
 func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
+	n := len(scores)
+	if cands != nil {
+		n = len(cands)
+	}
+	p := ix.pager(opts, n)
+	if cands != nil {
+		for _, i := range cands {
+			if p.admits(int(i)) {
+				p.offer(int(i), scores[i])
+			}
+		}
+	} else {
+		for i, s := range scores {
+			if p.admits(i) {
+				p.offer(i, s)
+			}
+		}
+	}
+	return p.result()
+}
+
+// pager is rank's selection of a page: a track the caller may see
+// (visible) and the filters let through (admits) with a score (not NaN)
+// counts in the total and is offered to the page.
+type pager struct {
+	ix      *Index
+	opts    Options
+	offset  int
+	h       topK
+	visible []bool
+	hot     []hotFacets   // set when sung tracks are left out
+	fm      *facetMatcher // nil without filters
+	total   int
+}
+
+// pager starts the page opts asks for, out of at most n candidates.
+func (ix *Index) pager(opts Options, n int) pager {
 	limit := opts.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
 	offset := max(opts.Offset, 0)
-	n := len(scores)
-	if cands != nil {
-		n = len(cands)
-	}
-	h := topK{max: offset + limit, heap: make([]scored, 0, min(offset+limit, n))}
-	c := consider{h: &h, scores: scores, visible: ix.visibleTo(opts.Plan)}
+	p := pager{ix: ix, opts: opts, offset: offset, visible: ix.visibleTo(opts.Plan),
+		h: topK{max: offset + limit, heap: make([]scored, 0, min(offset+limit, n))}}
 	if opts.SuppressVocals {
-		c.hot = ix.hot
+		p.hot = ix.hot
 	}
 	if !opts.Filters.empty() {
-		c.fm = ix.matcher(&opts.Filters)
+		p.fm = ix.matcher(&opts.Filters)
 	}
-	if cands != nil {
-		for _, i := range cands {
-			c.track(int(i))
-		}
-	} else {
-		for i := range scores {
-			c.track(i)
-		}
+	return p
+}
+
+// admits reports whether track i may be on the page whatever its score.
+func (p *pager) admits(i int) bool {
+	return p.visible[i] && (p.hot == nil || !p.hot[i].sung) && (p.fm == nil || p.fm.match(i))
+}
+
+// offer counts an admitted track with score s (NaN: no candidate) and
+// keeps it when it makes the page.
+func (p *pager) offer(i int, s float32) {
+	if isNaN(s) {
+		return
 	}
-	best := h.sorted()
-	res := Result{Total: c.total, DidYouMean: opts.Filters.didYouMean(ix.known)}
-	if offset < len(best) {
-		res.Hits = make([]Hit, 0, len(best)-offset)
-		for _, c := range best[offset:] {
+	p.total++
+	h := &p.h
+	if len(h.heap) == h.max && float64(s) < h.heap[0].s {
+		return // cannot enter the page: skip the heap
+	}
+	h.offer(scored{int32(i), float64(s)})
+}
+
+// result is the page, best first (ties in catalog order).
+func (p *pager) result() Result {
+	ix, opts := p.ix, &p.opts
+	best := p.h.sorted()
+	res := Result{Total: p.total, DidYouMean: opts.Filters.didYouMean(ix.known)}
+	if p.offset < len(best) {
+		res.Hits = make([]Hit, 0, len(best)-p.offset)
+		for _, c := range best[p.offset:] {
 			t := ix.tracks[c.i]
 			hit := Hit{Track: t, Score: c.s}
 			if opts.Highlights {
@@ -451,31 +501,6 @@ func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
 		}
 	}
 	return res
-}
-
-// consider is rank's test of one track: a candidate (a score, not NaN)
-// the caller may see (visible) and the filters let through counts in the
-// total and is offered to the page.
-type consider struct {
-	h       *topK
-	scores  []float32
-	visible []bool
-	hot     []hotFacets   // set when sung tracks are left out
-	fm      *facetMatcher // nil without filters
-	total   int
-}
-
-func (c *consider) track(i int) {
-	s := c.scores[i]
-	if isNaN(s) || !c.visible[i] || (c.hot != nil && c.hot[i].sung) || (c.fm != nil && !c.fm.match(i)) {
-		return
-	}
-	c.total++
-	h := c.h
-	if len(h.heap) == h.max && float64(s) < h.heap[0].s {
-		return // cannot enter the page: skip the heap
-	}
-	h.offer(scored{int32(i), float64(s)})
 }
 
 // highlightsIn returns the regions clipped to the window [offset,

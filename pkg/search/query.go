@@ -373,16 +373,24 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	}
 	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best}
 	ts.vocalsBonus()
+	// Only the tracks the page may hold are scored (rank's selection, with
+	// the filters first: the same page and total).
 	if len(q.Groups) == 0 { // attributes alone: every track is a candidate
+		p := ix.pager(opts, len(scores))
 		for i := range scores {
-			scores[i] = ts.score(i, 0)
+			if p.admits(i) {
+				p.offer(i, ts.score(i, 0))
+			}
 		}
-		return ix.rank(opts, scores, nil), nil
+		return p.result(), nil
 	}
+	p := ix.pager(opts, len(matched))
 	for _, d := range matched { // only what matched a word or its meaning
-		scores[d] = ts.score(int(d), float64(scores[d]))
+		if i := int(d); p.admits(i) {
+			p.offer(i, ts.score(i, float64(scores[i])))
+		}
 	}
-	return ix.rank(opts, scores, matched), nil
+	return p.result(), nil
 }
 
 // textScorer is by-text's score of a candidate track: its text score
