@@ -189,12 +189,17 @@ func (s *Service) freeSlug(ctx context.Context, ownerID, base string) (string, e
 	return pickSlug(base, taken), nil
 }
 
+// msgNotUTF8 refuses text that is not UTF-8 (a multipart field can carry any bytes).
+const msgNotUTF8 = "Must be UTF-8 text."
+
 func checkName(name string, required bool) string {
 	switch {
 	case name == "" && required:
 		return "This field is required."
-	case name == "":
+	case strings.TrimSpace(name) == "":
 		return "This field may not be blank."
+	case !utf8.ValidString(name):
+		return msgNotUTF8
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return "Ensure this field has no more than " + strconv.Itoa(MaxNameLength) + " characters."
 	}
@@ -202,6 +207,9 @@ func checkName(name string, required bool) string {
 }
 
 func checkDescription(d string) string {
+	if !utf8.ValidString(d) {
+		return msgNotUTF8
+	}
 	if utf8.RuneCountInString(d) > MaxDescription {
 		return "Ensure this field has no more than " + strconv.Itoa(MaxDescription) + " characters."
 	}

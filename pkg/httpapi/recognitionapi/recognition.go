@@ -44,8 +44,16 @@ type API struct {
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", httpapi.MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit)))
+	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody,
+		httpapi.AuthFirst(a.submitter, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit))))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", httpapi.NoBody, a.recognitionPoll)
+}
+
+// submitter is the authentication rule of submit (§5), checked before
+// the body's size.
+func (a *API) submitter(r *http.Request) error {
+	_, err := a.Partner(r, identity.ScopeComplianceCheck)
+	return err
 }
 
 // recognitionUploads is the presigned-upload flow of §4.5.
@@ -89,7 +97,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		if uploaded { // nothing will use the file: do not leave it behind
 			_ = a.Blob.Delete(r.Context(), src.Key)
 		}
-		return quotaError(err)
+		return quotaError(err, a.Clock.Now())
 	}
 	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
 	return nil
@@ -223,13 +231,13 @@ type quotaExceededBody struct {
 	ResetsAt  string `json:"resets_at"`
 }
 
-func quotaError(err error) error {
+func quotaError(err error, now time.Time) error {
 	var qe *quota.ExceededError
 	if !errors.As(err, &qe) {
 		return err
 	}
 	u := qe.Usage
-	in := time.Until(u.ResetsAt).Round(time.Second)
+	in := max(u.ResetsAt.Sub(now).Round(time.Second), time.Second) // the injected clock, as the quota's; never a past reset
 	return &errs.Error{Op: "httpapi.quota", Kind: errs.RateLimited, RetryAfter: in, Err: err,
 		Body: quotaExceededBody{
 			Detail:    "Daily recognition quota reached. Try again after the reset.",
