@@ -70,11 +70,19 @@ func Understand(text string, bpmTol float64) (q Query) {
 	if bpmTol <= 0 {
 		bpmTol = DefaultBPMRange
 	}
-	s := " " + reContraction.ReplaceAllString(strings.ToLower(text), "not") + " "
+	s := strings.ToLower(text)
+	// Each pattern needs a literal part of it in the text (a negated
+	// contraction "n't", "n’t" or "nt"; a tempo "bpm"; a clock time ":"):
+	// text without it cannot match, and need not be run through it.
+	if strings.Contains(s, "nt") || strings.Contains(s, "n't") || strings.Contains(s, "n’t") {
+		s = reContraction.ReplaceAllString(s, "not")
+	}
+	s = " " + s + " "
 	// Tempos, lengths and clock times are figures: text without a digit
 	// has none, and need not be run through the patterns.
 	if strings.ContainsAny(s, "0123456789") {
-		s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
+		bpm := strings.Contains(s, "bpm")
+		s = replaceIf(bpm, reBPMSpan, s, func(m string) string {
 			g := reBPMSpan.FindStringSubmatch(m)
 			a, _ := strconv.ParseFloat(g[1], 64)
 			b, _ := strconv.ParseFloat(g[2], 64)
@@ -83,7 +91,7 @@ func Understand(text string, bpmTol float64) (q Query) {
 			}
 			return " "
 		})
-		s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
+		s = replaceIf(bpm, reBPM, s, func(m string) string {
 			g := reBPM.FindStringSubmatch(m)
 			v, _ := strconv.ParseFloat(g[1]+g[2], 64)
 			if plausibleBPM(v) {
@@ -91,7 +99,7 @@ func Understand(text string, bpmTol float64) (q Query) {
 			}
 			return " "
 		})
-		s = reClock.ReplaceAllStringFunc(s, func(m string) string {
+		s = replaceIf(strings.Contains(s, ":"), reClock, s, func(m string) string {
 			g := reClock.FindStringSubmatch(m)
 			mm, _ := strconv.Atoi(g[1])
 			ss, _ := strconv.Atoi(g[2])
@@ -206,6 +214,15 @@ func Understand(text string, bpmTol float64) (q Query) {
 		}
 	}
 	return q
+}
+
+// replaceIf is re.ReplaceAllStringFunc(s, f) when the text may match
+// (may), else s.
+func replaceIf(may bool, re *regexp.Regexp, s string, f func(string) string) string {
+	if !may {
+		return s
+	}
+	return re.ReplaceAllStringFunc(s, f)
 }
 
 // reContraction finds a negated copula or "doesn't have" ("isn't",

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -280,4 +281,26 @@ func fmtTempo(t *float64) any {
 		return nil
 	}
 	return *t
+}
+
+// TestPatternGates: Understand skips a pattern when the text lacks a
+// literal every match of it holds; no text of the ranking requests, or
+// of the shapes the patterns look for, matches a pattern it would skip.
+func TestPatternGates(t *testing.T) {
+	texts := append(rankingQueries(2000), "don't want drums", "isnt slow", "doesn’t have vocals", "ain't sad",
+		"weren't loud", "120bpm", "bpm 90", "90-100 bpm", "between 80 and 90 bpm", "1:30 long", "a 2:05 cue",
+		"30 sec", "3 minutes", "NOT", "Don'T", "ISN’T FAST")
+	for _, text := range texts {
+		s := " " + strings.ToLower(text) + " "
+		contraction := strings.Contains(s, "nt") || strings.Contains(s, "n't") || strings.Contains(s, "n’t")
+		bpm, clock := strings.Contains(s, "bpm"), strings.Contains(s, ":")
+		for _, c := range []struct {
+			gate bool
+			re   *regexp.Regexp
+		}{{contraction, reContraction}, {bpm, reBPMSpan}, {bpm, reBPM}, {clock, reClock}} {
+			if !c.gate && c.re.MatchString(s) {
+				t.Errorf("%q: %v matches without its literal", text, c.re)
+			}
+		}
+	}
 }
