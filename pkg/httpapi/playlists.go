@@ -596,7 +596,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		var perr error
 		pg, perr = ParsePage(r, TrackListDefaultLimit, TrackListMaxLimit)
 		if slug == "" {
-			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This parameter is required."))
+			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This field is required."))
 		}
 		return slug, perr
 	})

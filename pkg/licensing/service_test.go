@@ -406,29 +406,16 @@ func TestIDCollisionNeverOverwrites(t *testing.T) {
 	}
 }
 
-// contended fails the first n transactions as a contended DynamoDB would.
-type contended struct {
-	store.Store
-	n atomic.Int64
-}
-
-func (c *contended) Transact(ctx context.Context, ops []store.TxOp) error {
-	if c.n.Add(-1) >= 0 {
-		return fmt.Errorf("test: %w", store.ErrContention)
-	}
-	return c.Store.Transact(ctx, ops)
-}
-
 func TestContentionIsRetried(t *testing.T) {
-	st := &contended{Store: twintest.Bolt(t)}
+	st := &twintest.Contended{Store: twintest.Bolt(t)}
 	f := newFixture(t, st, nil)
 	c := client("c-cont", identity.PlanEnterprise, identity.Quotas{})
-	st.n.Store(2)
+	st.N.Store(2)
 	res, err := f.svc.Generate(context.Background(), c, licensing.Input{UserID: "u", TrackID: f.tracks[0].ID})
 	if err != nil || !res.Created || res.Usage.DailyUsed != 1 {
 		t.Fatalf("after two contended attempts: %+v %v", res, err)
 	}
-	st.n.Store(100)
+	st.N.Store(100)
 	_, err = f.svc.Generate(context.Background(), c, licensing.Input{UserID: "v", TrackID: f.tracks[0].ID})
 	if errs.KindOf(err) != errs.Internal || !errors.Is(err, store.ErrContention) {
 		t.Errorf("contended on every attempt: %v; want an internal error", err)

@@ -162,10 +162,11 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if err == nil {
 			return View{p, PermOwner}, res, nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) || attempt == 20 {
+		if !retryable(err) || attempt == 20 {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
-		// Another create of the same name took the slug: pick again.
+		// Another create of the same name took the slug (or collided with
+		// this one and nothing was written): pick again.
 	}
 }
 
@@ -302,7 +303,9 @@ type UpdateInput struct {
 }
 
 // Update changes name, description and cover (owner and collaborators).
-// The slug never changes, so the playlist's url keeps working.
+// The slug never changes, so the playlist's url keeps working. An update
+// that sends no field, or only the values the playlist has, writes
+// nothing and returns the playlist as it is (updated_at unchanged).
 func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateInput) (View, error) {
 	const op = "playlists.Update"
 	bad := map[string][]string{}
@@ -329,8 +332,8 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		return View{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	v, err := s.Get(ctx, c, slug)
-	if err != nil {
-		return View{}, err
+	if err != nil || (in.Name == nil && in.Description == nil && img == nil) {
+		return v, err // no field sent: nothing to write, updated_at stays
 	}
 	var newImage *Image
 	if img != nil {
@@ -346,15 +349,19 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		if p.PermissionOf(c.User.ID) == "" {
 			return notFound(op)
 		}
-		if in.Name != nil {
-			p.Name = name
+		changed := false
+		if in.Name != nil && p.Name != name {
+			p.Name, changed = name, true
 		}
-		if in.Description != nil {
-			p.Description = *in.Description
+		if in.Description != nil && p.Description != *in.Description {
+			p.Description, changed = *in.Description, true
 		}
 		oldImage = nil
-		if newImage != nil {
-			oldImage, p.Image = p.Image, newImage
+		if newImage != nil && (p.Image == nil || *p.Image != *newImage) {
+			oldImage, p.Image, changed = p.Image, newImage, true
+		}
+		if !changed {
+			return errUnchanged // the same values again (a retry): updated_at stays
 		}
 		return nil
 	}})
@@ -393,7 +400,7 @@ func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 			s.deleteImage(ctx, v.Image)
 			return nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) {
+		if !retryable(err) {
 			return errs.Wrap(op, err)
 		}
 	}

@@ -28,6 +28,10 @@ const (
 const msgRecognitionSize = "File size cannot exceed 100 MB."
 const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
+// msgKeyInMultipart answers a multipart submit with a storage_key field:
+// the spec's text for both/neither, and where the key goes instead.
+const msgKeyInMultipart = msgExactlyOne + " A `storage_key` is sent in a JSON body (Content-Type: application/json); a multipart form carries only `file`."
+
 // Service is what the recognition endpoints need; *recognition.Service
 // implements it.
 type Service interface {
@@ -111,7 +115,6 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 		return recognition.SourceRef{}, errs.E(op, errs.Invalid, httpapi.MsgMalformedMultipart)
 	}
 	var src recognition.SourceRef
-	sawKey := false
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -122,8 +125,9 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, err)
 		}
 		switch part.FormName() {
-		case "storage_key":
-			sawKey = true
+		case "storage_key": // never stored: the file (before or after it) is not wanted
+			a.discard(r, src)
+			return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgKeyInMultipart)
 		case "file":
 			if src.Key != "" {
 				a.discard(r, src)
@@ -138,7 +142,7 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, err)
 		}
 	}
-	if (src.Key != "") == sawKey {
+	if src.Key == "" {
 		a.discard(r, src)
 		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
 	}
