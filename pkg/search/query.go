@@ -352,9 +352,14 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	clear(scores)
 	cbuf := ix.candidates()
 	defer ix.releaseCandidates(cbuf)
-	matched, ref, err := ix.text.scores(ctx, q.Groups, scores, (*cbuf)[:0])
-	if err != nil {
-		return Result{}, errs.Wrap(op, err)
+	var tm textMatch
+	var matched []int32
+	if len(q.Groups) > 0 {
+		var err error
+		if tm, err = ix.text.match(ctx, q.Groups, scores); err != nil {
+			return Result{}, errs.Wrap(op, err)
+		}
+		defer ix.text.release(&tm)
 	}
 	excluded, err := ix.text.matches(ctx, q.Exclude)
 	if err != nil {
@@ -373,7 +378,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		if len(q.Groups) > 0 {
 			// Tracks close enough in meaning are candidates too, not
 			// only the literal matches (semMinCandidate).
-			matched = addSemCandidates(sem, scores, matched)
+			matched = tm.withSemCandidates(scores, sem, (*cbuf)[:0])
 		}
 		if len(q.Exclude) > 0 { // after the candidates: a penalty, not a filter
 			if err := ix.negate(ctx, q.Exclude, sem); err != nil {
@@ -381,12 +386,15 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 			}
 		}
 	}
+	if matched == nil && len(q.Groups) > 0 { // no meaning: the literal matches alone
+		matched = tm.list(scores, (*cbuf)[:0])
+	}
 	var best float64
 	for _, d := range matched {
 		best = max(best, float64(scores[d]))
 	}
 	if best > 0 {
-		best = max(best, wTextReference*float64(ref))
+		best = max(best, wTextReference*float64(tm.ref))
 	}
 	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best}
 	ts.vocalsBonus()

@@ -31,14 +31,67 @@ const semSample = 2048
 // semMinCandidate); the threshold is where about maxSemCandidates of
 // them are estimated above it.
 func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
+	floor := semFloor(sem, scores, nil, nil)
+	// Each track's position is written after the list and kept (the
+	// list grows by one) when it is a candidate: no branch on whether it
+	// is, which a quarter of the tracks matching in no order would
+	// mispredict for one in three. The list's array holds a position per
+	// track, so there is room for one more whenever a track is left.
+	matched = slices.Grow(matched, len(sem)-len(matched)) // a no-op on by-text's candidate lists
+	m := len(matched)
+	buf := matched[:cap(matched)]
+	scores = scores[:len(sem)]
+	for i, v := range sem {
+		if m == len(buf) {
+			break // every track is listed
+		}
+		buf[m] = int32(i)
+		m += int(above(v, floor) & unmatched(scores[i]))
+	}
+	return buf[:m]
+}
+
+// withSemCandidates is tm.list followed by addSemCandidates, in one pass
+// over the tracks: the tracks a word matched and those taken on meaning,
+// in catalog order (an order nothing downstream depends on), in buf's
+// array (room for every track). A track is listed once even if its text
+// score were 0 (addSemCandidates would list such a track again; BM25
+// gives every match a positive score).
+func (tm *textMatch) withSemCandidates(acc, sem []float32, buf []int32) []int32 {
+	n := len(sem)
+	cnt, acc := (*tm.cnt)[:n], acc[:n]
+	floor := semFloor(sem, acc, cnt, &tm.coord)
+	buf = slices.Grow(buf[:0], n)[:n]
+	m := 0
+	for i, c := range cnt {
+		a := acc[i] * tm.coord[c] // 0 when no word matched (0 × 0)
+		acc[i] = a
+		cnt[i] = 0 // leave the pooled counters zero
+		buf[m] = int32(i)
+		m += int(anyGroup(c) | above(sem[i], floor)&unmatched(a)) // m ≤ i+1: the next write fits
+	}
+	tm.listed = true
+	return buf[:m]
+}
+
+// semFloor is the semantic score from which about maxSemCandidates
+// unmatched tracks are above it, estimated on a histogram of a sample of
+// them (bin 0: below semMinCandidate). A track's text score is text[i],
+// times coord[cnt[i]] when cnt is not nil (its coordination factor, not
+// yet applied).
+func semFloor(sem, text []float32, cnt []uint8, coord *[256]float32) float32 {
 	const scale = semBins / (semMaxScore - semMinCandidate)
 	var hist [semBins + 1]int32
 	step := max(1, len(sem)/semSample)
-	scores = scores[:len(sem)]
+	text = text[:len(sem)]
 	for i := 0; i < len(sem); i += step {
+		t := text[i]
+		if cnt != nil {
+			t *= coord[cnt[i]]
+		}
 		// Branch-free: whether a sampled track matched a word is a coin
 		// toss to the branch predictor.
-		hist[clampBin(int((sem[i]-semMinCandidate)*scale)+1)] += int32(step) * unmatched(scores[i])
+		hist[clampBin(int((sem[i]-semMinCandidate)*scale)+1)] += int32(step) * unmatched(t)
 	}
 	floor := float32(semMinCandidate)
 	c := int32(0)
@@ -48,22 +101,7 @@ func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
 			break
 		}
 	}
-	// Each track's position is written after the list and kept (the
-	// list grows by one) when it is a candidate: no branch on whether it
-	// is, which a quarter of the tracks matching in no order would
-	// mispredict for one in three. The list's array holds a position per
-	// track, so there is room for one more whenever a track is left.
-	matched = slices.Grow(matched, len(sem)-len(matched)) // a no-op on by-text's candidate lists
-	m := len(matched)
-	buf := matched[:cap(matched)]
-	for i, v := range sem {
-		if m == len(buf) {
-			break // every track is listed
-		}
-		buf[m] = int32(i)
-		m += int(above(v, floor) & unmatched(scores[i]))
-	}
-	return buf[:m]
+	return floor
 }
 
 // clampBin is min(semBins, max(0, b)) without a branch (scores below
@@ -77,6 +115,14 @@ func clampBin(b int) int {
 // unmatched is 1 when a track's text score is 0 (no word matched it), else 0.
 func unmatched(s float32) int32 {
 	if s == 0 {
+		return 1
+	}
+	return 0
+}
+
+// anyGroup is 1 when a track matched a word (c groups, c > 0), else 0.
+func anyGroup(c uint8) int32 {
+	if c != 0 {
 		return 1
 	}
 	return 0

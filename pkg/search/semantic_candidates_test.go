@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -124,5 +125,71 @@ func TestClampBin(t *testing.T) {
 		if got, want := clampBin(b), min(semBins, max(0, b)); got != want {
 			t.Fatalf("clampBin(%d) = %d, want %d", b, got, want)
 		}
+	}
+}
+
+// TestWithSemCandidatesAgree: by-text's one pass lists the same tracks
+// (in catalog order) as the literal matches followed by the reference
+// selection, leaves every text score what the two passes make of it,
+// and the counters zero; a match given back unlisted (a request that
+// failed on the way) leaves them zero too.
+func TestWithSemCandidatesAgree(t *testing.T) {
+	ix := demoIndex(t, 10_000)
+	n := len(ix.tracks)
+	checked := 0
+	for _, text := range rankingQueries(200) {
+		q := Understand(text, 0)
+		if len(q.Groups) == 0 {
+			continue
+		}
+		q = ix.correct(q)
+		if len(q.Groups) > maxGroups {
+			q.Groups = q.Groups[:maxGroups]
+		}
+		sq, err := ix.sem.query(t.Context(), q.Words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sq == nil || len(sq.dims) == 0 {
+			continue
+		}
+		sem := make([]float32, n)
+		ix.sem.scores(ix, sq, sem)
+		wantAcc := make([]float32, n)
+		lit, _, err := ix.text.scores(t.Context(), q.Groups, wantAcc, make([]int32, 0, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := addSemCandidatesReference(sem, wantAcc, slices.Clone(lit))
+		slices.Sort(want)
+		acc := make([]float32, n)
+		tm, err := ix.text.match(t.Context(), q.Groups, acc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tm.withSemCandidates(acc, sem, make([]int32, 0, n))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: %d candidates, two passes %d", text, len(got), len(want))
+		}
+		if !slices.EqualFunc(acc, wantAcc, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }) {
+			t.Fatalf("%q: text scores differ", text)
+		}
+		if slices.ContainsFunc(*tm.cnt, func(c uint8) bool { return c != 0 }) {
+			t.Fatalf("%q: counters left non-zero", text)
+		}
+		ix.text.release(&tm)
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("only %d requests checked", checked)
+	}
+	tm, err := ix.text.match(t.Context(), []group{concept("rock")}, make([]float32, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnt := tm.cnt
+	ix.text.release(&tm) // unlisted
+	if slices.ContainsFunc(*cnt, func(c uint8) bool { return c != 0 }) {
+		t.Error("counters given back unlisted are not zero")
 	}
 }

@@ -308,6 +308,29 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, 
 	if len(groups) == 0 {
 		return nil, 0, nil
 	}
+	tm, err := ti.match(ctx, groups, acc)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer ti.release(&tm)
+	return tm.list(acc, buf), tm.ref, nil
+}
+
+// textMatch is the text side of a request before its candidates are
+// listed (textIndex.match): the groups' scores summed into the caller's
+// acc, how many groups matched each track, and the request's reference
+// score.
+type textMatch struct {
+	cnt    *[]uint8 // groups matched, by track (pooled: textIndex.release)
+	listed bool     // list or withSemCandidates zeroed cnt
+	// coord is the coordination factor of c groups matched, by c.
+	coord [256]float32
+	ref   float32
+}
+
+// match sums the scores of the (at most 255) groups into acc and counts
+// the groups each track matched (see scores).
+func (ti *textIndex) match(ctx context.Context, groups []group, acc []float32) (textMatch, error) {
 	// A request has at most maxGroups groups (ByText): room for them on
 	// the stack.
 	var hitsBuf [maxGroups]groupHits
@@ -316,37 +339,50 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, 
 	for _, g := range groups {
 		h, err := ti.group(ctx, g)
 		if err != nil {
-			return nil, 0, err
+			return textMatch{}, err
 		}
 		hits = append(hits, h)
 	}
 	scale = correctedScale(groups, hits, scale)
-	var ref float32
+	tm := textMatch{cnt: ti.counters()}
 	for k, h := range hits {
-		ref += h.best * scale[k]
+		tm.ref += h.best * scale[k]
 	}
-	cp := ti.counters()
-	defer ti.counterPool.Put(cp)
-	cnt := *cp
+	cnt := *tm.cnt
 	for k, h := range hits {
 		for j, d := range h.docs {
 			acc[d] += h.scores[j] * scale[k]
 			cnt[d]++
 		}
 	}
-	matched := nonZero(cnt, buf) // never nil: "no match" is not "no words"
-	// The coordination factor of c groups matched out of total, by c.
 	total := float32(len(groups))
-	var coordBuf [maxGroups + 1]float32
-	coord := slices.Grow(coordBuf[:0], len(groups)+1)[:len(groups)+1]
-	for c := range coord {
-		coord[c] = float32(c) / total
+	for c := range min(len(groups)+1, len(tm.coord)) {
+		tm.coord[c] = float32(c) / total
 	}
+	return tm, nil
+}
+
+// list returns the positions of the matched tracks, in catalog order, in
+// buf's array, with their scores in acc times their coordination factor,
+// and zeroes the counters.
+func (tm *textMatch) list(acc []float32, buf []int32) []int32 {
+	cnt := *tm.cnt
+	matched := nonZero(cnt, buf) // never nil: "no match" is not "no words"
 	for _, d := range matched {
-		acc[d] *= coord[cnt[d]]
+		acc[d] *= tm.coord[cnt[d]]
 		cnt[d] = 0 // leave the pooled counters zero
 	}
-	return matched, ref, nil
+	tm.listed = true
+	return matched
+}
+
+// release gives the match counters back, zeroed (by list or
+// withSemCandidates, or here when the request ended before).
+func (ti *textIndex) release(tm *textMatch) {
+	if !tm.listed {
+		clear(*tm.cnt)
+	}
+	ti.counterPool.Put(tm.cnt)
 }
 
 // counters returns zeroed per-track match counters (give them back to
