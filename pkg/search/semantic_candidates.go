@@ -11,9 +11,10 @@ const maxSemCandidates = 256
 
 // The threshold maxSemCandidates sets is found on a histogram of the
 // semantic scores over [semMinCandidate, semMaxScore) in semBins bins
-// (higher scores count in the last bin): two passes over the tracks, no
-// sort. A semantic score is at most wTrackVec + (1-wTrackVec) × the facet
-// weights' sum (1.37 today); semMaxScore only sets the bins' width.
+// (higher scores count in the last bin): a sample of the tracks, then the
+// pass that lists the candidates (withSemCandidates), no sort. A semantic
+// score is at most wTrackVec + (1-wTrackVec) × the facet weights' sum
+// (1.37 today); semMaxScore only sets the bins' width.
 const (
 	semBins     = 512
 	semMaxScore = 1.5
@@ -24,43 +25,20 @@ const (
 // the selection it bounds.
 const semSample = 2048
 
-// addSemCandidates appends to matched the tracks no word matched
-// (scores 0) whose semantic score is at least semMinCandidate and among
-// the about maxSemCandidates highest such, and returns matched. The
-// histogram counts a sample of the unmatched tracks (bin 0: below
-// semMinCandidate); the threshold is where about maxSemCandidates of
-// them are estimated above it.
-func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
-	floor := semFloor(sem, scores, nil, nil)
-	// Each track's position is written after the list and kept (the
-	// list grows by one) when it is a candidate: no branch on whether it
-	// is, which a quarter of the tracks matching in no order would
-	// mispredict for one in three. The list's array holds a position per
-	// track, so there is room for one more whenever a track is left.
-	matched = slices.Grow(matched, len(sem)-len(matched)) // a no-op on by-text's candidate lists
-	m := len(matched)
-	buf := matched[:cap(matched)]
-	scores = scores[:len(sem)]
-	for i, v := range sem {
-		if m == len(buf) {
-			break // every track is listed
-		}
-		buf[m] = int32(i)
-		m += int(above(v, floor) & unmatched(scores[i]))
-	}
-	return buf[:m]
-}
-
-// withSemCandidates is tm.list followed by addSemCandidates, in one pass
-// over the tracks: the tracks a word matched and those taken on meaning,
-// in catalog order (an order nothing downstream depends on), in buf's
-// array (room for every track). A track is listed once even if its text
-// score were 0 (addSemCandidates would list such a track again; BM25
-// gives every match a positive score).
+// withSemCandidates is tm.list and the candidates taken on meaning, in
+// one pass over the tracks: the tracks a word matched, and those no word
+// matched (text score 0) whose semantic score is at least semMinCandidate
+// and among the about maxSemCandidates highest such (semFloor), in
+// catalog order, in buf's array (room for every track). Each track's
+// position is written after the list and kept (the list grows by one)
+// when it is a candidate: no branch on whether it is, which a quarter of
+// the tracks matching in no order would mispredict for one in three. (The
+// two passes this replaces listed a matched track again if its text score
+// were 0; BM25 gives every match a positive score.)
 func (tm *textMatch) withSemCandidates(acc, sem []float32, buf []int32) []int32 {
 	n := len(sem)
 	cnt, acc := (*tm.cnt)[:n], acc[:n]
-	floor := semFloor(sem, acc, cnt, &tm.coord)
+	floor := semFloor(sem, acc, cnt[:n], &tm.coord)
 	buf = slices.Grow(buf[:0], n)[:n]
 	m := 0
 	for i, c := range cnt {
@@ -74,21 +52,17 @@ func (tm *textMatch) withSemCandidates(acc, sem []float32, buf []int32) []int32 
 	return buf[:m]
 }
 
-// semFloor is the semantic score from which about maxSemCandidates
-// unmatched tracks are above it, estimated on a histogram of a sample of
-// them (bin 0: below semMinCandidate). A track's text score is text[i],
-// times coord[cnt[i]] when cnt is not nil (its coordination factor, not
-// yet applied).
+// semFloor is the semantic score above which about maxSemCandidates
+// unmatched tracks are, estimated on a histogram of a sample of them
+// (bin 0: below semMinCandidate). A track's text score is text[i] times
+// coord[cnt[i]] (its coordination factor, not yet applied).
 func semFloor(sem, text []float32, cnt []uint8, coord *[256]float32) float32 {
 	const scale = semBins / (semMaxScore - semMinCandidate)
 	var hist [semBins + 1]int32
 	step := max(1, len(sem)/semSample)
 	text = text[:len(sem)]
 	for i := 0; i < len(sem); i += step {
-		t := text[i]
-		if cnt != nil {
-			t *= coord[cnt[i]]
-		}
+		t := text[i] * coord[cnt[i]]
 		// Branch-free: whether a sampled track matched a word is a coin
 		// toss to the branch predictor.
 		hist[clampBin(int((sem[i]-semMinCandidate)*scale)+1)] += int32(step) * unmatched(t)

@@ -7,6 +7,26 @@ import (
 	"testing"
 )
 
+// addSemCandidates appends to matched (tracks whose text score is 1,
+// the others' 0) the candidates withSemCandidates takes on meaning, in
+// catalog order.
+func addSemCandidates(sem, scores []float32, matched []int32) []int32 {
+	tm := textMatch{cnt: new([]uint8)}
+	*tm.cnt = make([]uint8, len(sem))
+	tm.coord[1] = 1
+	acc := slices.Clone(scores)
+	for _, i := range matched {
+		(*tm.cnt)[i] = 1
+	}
+	var added []int32
+	for _, i := range tm.withSemCandidates(acc, sem, nil) {
+		if scores[i] == 0 {
+			added = append(added, i)
+		}
+	}
+	return append(matched, added...)
+}
+
 // TestAddSemCandidates: the tracks taken on meaning alone are unmatched
 // ones, the closest first (none left out scores above one taken), about
 // maxSemCandidates of them on a large catalog, and all that qualify on a
@@ -52,8 +72,8 @@ func TestAddSemCandidates(t *testing.T) {
 	}
 }
 
-// addSemCandidatesReference is addSemCandidates as first written: the
-// same histogram, with a branch per track.
+// addSemCandidatesReference is the selection as first written: the same
+// histogram, with a branch per track, after the literal matches.
 func addSemCandidatesReference(sem, scores []float32, matched []int32) []int32 {
 	const scale = semBins / (semMaxScore - semMinCandidate)
 	var hist [semBins + 1]int32
@@ -81,8 +101,7 @@ func addSemCandidatesReference(sem, scores []float32, matched []int32) []int32 {
 
 // TestAddSemCandidatesAgree: the branch-free selection lists the same
 // tracks as the reference, whatever share of the tracks matched a word
-// (none, all, in runs), with the list's array as by-text hands it (room
-// for every track) or shorter.
+// (none, all, in runs).
 func TestAddSemCandidatesAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{1, 7, 200, 4096, 10_000} {
