@@ -124,7 +124,7 @@ func (a *API) runClaimed(w http.ResponseWriter, r *http.Request, h HandlerFunc, 
 			logger(r).Warn("idempotency release", slog.Any("error", rerr))
 		}
 	}() // also on panic, which the router recovers
-	err = h(rec, r)
+	err = h(rec, r.WithContext(idempotency.WithRequestID(r.Context(), claim.RequestID())))
 	status := rec.status
 	if status == 0 {
 		status = http.StatusOK

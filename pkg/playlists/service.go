@@ -15,6 +15,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
@@ -110,6 +111,13 @@ type CreateInput struct {
 	Name        string
 	Description string
 	Items       ItemsInput
+	// RequestID, when set, names this create the same way for every
+	// retry of it (idempotency.Claim.RequestID, from the request's
+	// Idempotency-Key): it becomes the playlist's id, so a retry whose
+	// first attempt wrote the playlist but lost its answer (a crash, a
+	// timeout, an error after the write) returns that playlist instead of
+	// creating a second one.
+	RequestID string
 }
 
 // Create makes a private playlist owned by the caller, with the items
@@ -135,15 +143,23 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 	if err != nil {
 		return View{}, ItemsResult{}, err
 	}
-	p := &Playlist{ID: s.ids.UUID(), ClientID: c.ClientID, Owner: c.User, Name: name,
-		Description: in.Description, Items: []Item{}, Collaborators: []Collaborator{}}
-	p.CreatedAt = s.clock.Now().UTC()
-	p.UpdatedAt = p.CreatedAt
 	res := ItemsResult{Skipped: skipped, Duplicated: []string{}}
-	p.Items, res.Added, res.Duplicated = appendNew(p.Items, refs, lengths, res.Duplicated)
-	if len(p.Items) > MaxItems {
+	var items []Item
+	items, res.Added, res.Duplicated = appendNew([]Item{}, refs, lengths, res.Duplicated)
+	if len(items) > MaxItems {
 		return View{}, ItemsResult{}, tooManyItems(op)
 	}
+	id, prior, err := s.createID(ctx, c, in.RequestID)
+	if err != nil {
+		return View{}, ItemsResult{}, err
+	}
+	if prior != nil {
+		return View{prior, PermOwner}, res, nil
+	}
+	p := &Playlist{ID: id, ClientID: c.ClientID, Owner: c.User, Name: name,
+		Description: in.Description, Items: items, Collaborators: []Collaborator{}}
+	p.CreatedAt = s.clock.Now().UTC()
+	p.UpdatedAt = p.CreatedAt
 	base := Slugify(name)
 	for attempt := 0; ; attempt++ {
 		slug, err := s.freeSlug(ctx, c.User.ID, base)
@@ -165,9 +181,39 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if !retryable(err) || attempt == 20 {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
+		if p.ID == in.RequestID {
+			// Another run of this very request may have written it.
+			if p.ID, prior, err = s.createID(ctx, c, in.RequestID); err != nil {
+				return View{}, ItemsResult{}, err
+			}
+			if prior != nil {
+				return View{prior, PermOwner}, res, nil
+			}
+		}
 		// Another create of the same name took the slug (or collided with
 		// this one and nothing was written): pick again.
 	}
+}
+
+// createID is the id of a new playlist: requestID when set, else a fresh
+// one. When an earlier run of the same request (the caller's, within
+// idempotency.Retention) already wrote the playlist requestID names, that
+// playlist comes back as prior; one that is not (a key reused much
+// later) leaves the new playlist a fresh id.
+func (s *Service) createID(ctx context.Context, c Caller, requestID string) (string, *Playlist, error) {
+	if requestID == "" {
+		return s.ids.UUID(), nil, nil
+	}
+	p, err := s.load(ctx, requestID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return requestID, nil, nil
+	case err != nil:
+		return "", nil, err
+	case p.Owner.ID == c.User.ID && s.clock.Now().Sub(p.CreatedAt) < idempotency.Retention:
+		return requestID, p, nil
+	}
+	return s.ids.UUID(), nil, nil
 }
 
 // freeSlug returns base, or base-2, base-3, ... whichever the owner has
@@ -366,8 +412,8 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		return nil
 	}})
 	if err != nil {
-		if newImage != nil && (v.Image == nil || v.Image.Large != newImage.Large) {
-			s.deleteImage(ctx, newImage) // not when it is the cover already (same upload again)
+		if newImage != nil {
+			s.dropUnwrittenImage(ctx, v.ID, newImage, oldImage)
 		}
 		return View{}, err
 	}

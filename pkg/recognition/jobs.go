@@ -29,6 +29,7 @@ const (
 	attrFilename    = "filename"
 	attrTimeline    = "timeline"
 	attrExternal    = "external"
+	attrHeard       = "outside_heard" // External's answers so far (heardSamples)
 	attrResult      = "result"
 	attrErrorCode   = "error_code"
 	attrDetail      = "detail"
@@ -49,6 +50,7 @@ type jobRecord struct {
 	external   []externalResult
 	hasTL      bool
 	hasExt     bool
+	heard      []sample
 	recoveries int64
 }
 
@@ -90,6 +92,11 @@ func recordFromItem(id string, it store.Item) (*jobRecord, error) {
 		r.hasExt = true
 		if err := json.Unmarshal(b, &r.external); err != nil {
 			return nil, fmt.Errorf("job %s: external: %w", id, err)
+		}
+	}
+	if b := it.Bytes(attrHeard); b != nil {
+		if err := json.Unmarshal(b, &r.heard); err != nil {
+			return nil, fmt.Errorf("job %s: outside answers: %w", id, err)
 		}
 	}
 	if b := it.Bytes(attrResult); b != nil {
@@ -148,7 +155,7 @@ func (s *Service) endUpdate(set map[string]any) store.Update {
 	exp := now.Add(s.retention)
 	return store.Update{
 		Set:       set,
-		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
+		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal, attrHeard},
 		ExpiresAt: &exp,
 	}
 }

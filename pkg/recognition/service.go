@@ -287,7 +287,30 @@ func (s *Service) Get(ctx context.Context, clientID, jobID string) (Job, error) 
 			return Job{}, errs.Wrap(op, err)
 		}
 	}
+	if r.Status == StatusQueued && r.Progress == nil {
+		s.restartUnstarted(ctx, r)
+	}
 	return r.Job, nil
+}
+
+// restartUnstarted starts the workflow of a job still queued with no
+// progress past workflow.StartGrace: a crash between Submit's write and
+// its Start left it so (the first task records its progress at once).
+// The execution name is the job id, so a job whose pipeline did begin is
+// not run twice; its quota unit was taken once, by Submit. A failure is
+// logged: the next poll tries again, and the stale timeout still ends a
+// job that never runs.
+func (s *Service) restartUnstarted(ctx context.Context, r *jobRecord) {
+	started, err := workflow.Restart(ctx, s.st, s.wf, s.clock.Now(), workflow.Stalled{
+		Table: store.Jobs, Key: jobKey(r.ID),
+		While: store.And(store.Equals(attrStatus, StatusQueued), store.AttrNotExists(attrProgress)),
+		Since: r.updatedAt, Machine: Machine, Name: r.ID, Input: TaskInput{JobID: r.ID},
+	})
+	if err != nil {
+		s.log.Error("restarting an unstarted recognition job", "job", r.ID, "err", err)
+	} else if started {
+		s.log.Warn("recognition job was not started; started its pipeline again", "job", r.ID, "created", r.CreatedAt)
+	}
 }
 
 // failStale fails r unless its pipeline wrote in the meantime.

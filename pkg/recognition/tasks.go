@@ -173,9 +173,9 @@ func (s *Service) External(ctx context.Context, jobID string) error {
 		// billed request, so the stored answers stand.
 		return nil
 	}
-	results, err := s.identifyOutside(ctx, r)
+	results, err := s.identifyOutside(ctx, r, &heardSamples{s: s, job: jobID, list: r.heard})
 	if err != nil {
-		return err
+		return ignoreInactive(err)
 	}
 	body, err := json.Marshal(results)
 	if err != nil {
