@@ -36,9 +36,9 @@ func TestPlaylistTrackListingNamesTheMissingField(t *testing.T) {
 	}
 }
 
-// TestRecognitionMultipartStorageKeySaysJSON: a storage_key sent as a
-// multipart field (after the file here) is refused with the spec's text
-// plus where the key belongs.
+// TestRecognitionMultipartStorageKeySaysJSON: a multipart form with both
+// a file and a storage_key (after the file here) is refused with exactly
+// the spec's text (gaps.md); the JSON hint is only for a key alone.
 func TestRecognitionMultipartStorageKeySaysJSON(t *testing.T) {
 	_, _, c := partnerClient(t)
 	var buf bytes.Buffer
@@ -52,7 +52,7 @@ func TestRecognitionMultipartStorageKeySaysJSON(t *testing.T) {
 	mw.Close()
 	r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: buf.Bytes(),
 		Header: map[string]string{"Content-Type": mw.FormDataContentType()}})
-	want := "Provide exactly one of `file` or `storage_key`. A `storage_key` is sent in a JSON body (Content-Type: application/json); a multipart form carries only `file`."
+	want := "Provide exactly one of `file` or `storage_key`."
 	if r.Status != 400 || r.Map(t)["detail"] != want {
 		t.Errorf("multipart with storage_key: %d %s", r.Status, r.Body)
 	}

@@ -128,7 +128,7 @@ func TestRecognitionValidationAndAuth(t *testing.T) {
 		value string
 	}{
 		{apitest.Request{JSON: map[string]any{}}, "detail", exactlyOne},
-		{apitest.Request{Body: body, Header: map[string]string{"Content-Type": ct}}, "detail", keyInJSON},
+		{apitest.Request{Body: body, Header: map[string]string{"Content-Type": ct}}, "detail", exactlyOne}, // key before the file
 		{apitest.Request{Body: keyBody, Header: map[string]string{"Content-Type": keyCT}}, "detail", keyInJSON},
 		{apitest.Request{JSON: map[string]any{"storage_key": "uploads/x.mp4"}}, "storage_key", ""},
 		{apitest.Request{JSON: map[string]any{"storage_key": "video-recognition/someone-else/x.mp4"}}, "storage_key", ""},

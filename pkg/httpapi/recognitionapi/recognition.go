@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime/multipart"
 	"musiccatalog/pkg/httpapi"
 	"net/http"
 	"path"
@@ -28,8 +29,9 @@ const (
 const msgRecognitionSize = "File size cannot exceed 100 MB."
 const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
-// msgKeyInMultipart answers a multipart submit with a storage_key field:
-// the spec's text for both/neither, and where the key goes instead.
+// msgKeyInMultipart answers a multipart submit whose only source is a
+// storage_key field: the spec's text, and where the key goes instead. A
+// form with both a file and a storage_key gets the spec's text alone.
 const msgKeyInMultipart = msgExactlyOne + " A `storage_key` is sent in a JSON body (Content-Type: application/json); a multipart form carries only `file`."
 
 // Service is what the recognition endpoints need; *recognition.Service
@@ -142,6 +144,9 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 		switch part.FormName() {
 		case "storage_key": // never stored: the file (before or after it) is not wanted
 			a.discard(r, src)
+			if src.Key != "" || fileFollows(mr) {
+				return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
+			}
 			return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgKeyInMultipart)
 		case "file":
 			if src.Key != "" {
@@ -162,6 +167,21 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
 	}
 	return src, nil
+}
+
+// fileFollows reports whether a later part of the form is the `file`,
+// reading part headers only: it stops at the first file part (whose
+// content is never read) or at the end or a fault of the body.
+func fileFollows(mr *multipart.Reader) bool {
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			return false
+		}
+		if part.FormName() == "file" {
+			return true
+		}
+	}
 }
 
 func (a *API) storeRecognitionPart(r *http.Request, clientID string, part io.Reader) (recognition.SourceRef, error) {
