@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"musiccatalog/pkg/store"
@@ -42,7 +43,8 @@ type Stalled struct {
 // Restart starts x's execution again when x.Since is more than StartGrace
 // before now and no restart happened within StartGrace: one conditional
 // write claims the restart, so of concurrent polls one starts. It reports
-// whether it started. The record's other attributes are left alone, so
+// whether it started an execution: with a Launcher, a name the starter
+// already had (the execution did begin) is false. The record's other attributes are left alone, so
 // its own deadline still counts from its write.
 func Restart(ctx context.Context, st store.Store, wf Starter, now time.Time, x Stalled) (bool, error) {
 	if now.Sub(x.Since) <= StartGrace {
@@ -57,7 +59,16 @@ func Restart(ctx context.Context, st store.Store, wf Starter, now time.Time, x S
 	if err != nil {
 		return false, fmt.Errorf("workflow: claim restart of %s/%s: %w", x.Machine, x.Name, err)
 	}
-	if err := wf.Start(ctx, x.Machine, x.Name, x.Input); err != nil {
+	start := wf.Start
+	if l, ok := wf.(Launcher); ok {
+		start = l.Launch
+	}
+	err = start(ctx, x.Machine, x.Name, x.Input)
+	if errors.Is(err, ErrAlreadyStarted) {
+		slog.DebugContext(ctx, "workflow: restart found the execution running or done", "machine", x.Machine, "name", x.Name)
+		return false, nil
+	}
+	if err != nil {
 		return false, fmt.Errorf("workflow: restart %s/%s: %w", x.Machine, x.Name, err)
 	}
 	return true, nil

@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -49,6 +50,33 @@ func TestConcurrentPollsRestartOnce(t *testing.T) {
 		x.While = store.Equals("status", "built")
 		if ok, err := workflow.Restart(ctx, st, wf, now.Add(2*workflow.StartGrace), x); ok || err != nil || wf.n.Load() != 1 {
 			t.Errorf("a record that moved on: %v %v, %d starts", ok, err, wf.n.Load())
+		}
+	})
+}
+
+// launcher is a Launcher whose names are all taken.
+type launcher struct{ countStarts }
+
+func (l *launcher) Launch(context.Context, string, string, any) error {
+	return fmt.Errorf("fake: %w", workflow.ErrAlreadyStarted)
+}
+
+// TestRestartOfARunningExecutionIsNotReported: when the starter already
+// has the name (the execution did begin), Restart reports false, so
+// callers do not warn "was not running" once a minute for a long build.
+func TestRestartOfARunningExecutionIsNotReported(t *testing.T) {
+	twintest.Run(t, func(t *testing.T, st store.Store) {
+		ctx := t.Context()
+		written := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		key := store.Key{PK: "BUILD#2", SK: "BUILD"}
+		if err := st.Put(ctx, store.Jobs, store.Item{Key: key, Attrs: map[string]any{"status": "building"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		x := workflow.Stalled{Table: store.Jobs, Key: key, While: store.Equals("status", "building"), Since: written,
+			Machine: "m", Name: "exec-2"}
+		ok, err := workflow.Restart(ctx, st, &launcher{}, written.Add(2*workflow.StartGrace), x)
+		if ok || err != nil {
+			t.Errorf("restart of a running execution: %v %v; want false, nil", ok, err)
 		}
 	})
 }

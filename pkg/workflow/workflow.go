@@ -14,6 +14,20 @@ type Starter interface {
 	Start(ctx context.Context, machine, executionName string, input any) error
 }
 
+// ErrAlreadyStarted is returned (wrapped) by Launcher.Launch for an
+// execution name that was already started: nothing was started.
+var ErrAlreadyStarted = errors.New("workflow: execution already started")
+
+// Launcher is a Starter that tells a start that began an execution from
+// one that found the name taken. Both adapters implement it; Restart uses
+// it so that a restart of a running execution is not reported as one.
+type Launcher interface {
+	Starter
+	// Launch is Start, except that a name already started is
+	// ErrAlreadyStarted (wrapped) instead of success.
+	Launch(ctx context.Context, machine, executionName string, input any) error
+}
+
 // ErrUnknownMachine is returned by Start for a machine the starter was not
 // configured with.
 var ErrUnknownMachine = errors.New("workflow: unknown state machine")

@@ -14,7 +14,7 @@ import (
 	"musiccatalog/pkg/workflow"
 )
 
-var _ workflow.Starter = (*Runner)(nil)
+var _ workflow.Launcher = (*Runner)(nil)
 
 // Handler serves one Task resource: it gets the state's effective input as
 // JSON and returns its result (nil for null).
@@ -153,6 +153,14 @@ func execKey(machine, name string) string { return machine + "\x00" + name }
 // Start queues an execution. A name already started (running or finished
 // within the last day) starts nothing, like an idempotent StartExecution.
 func (r *Runner) Start(ctx context.Context, machine, name string, input any) error {
+	if err := r.Launch(ctx, machine, name, input); err != nil && !errors.Is(err, workflow.ErrAlreadyStarted) {
+		return err
+	}
+	return nil
+}
+
+// Launch is Start, but a name the runner has is workflow.ErrAlreadyStarted.
+func (r *Runner) Launch(ctx context.Context, machine, name string, input any) error {
 	if name == "" {
 		return errors.New("localworkflow: empty execution name")
 	}
@@ -181,7 +189,7 @@ func (r *Runner) Start(ctx context.Context, machine, name string, input any) err
 	r.prune()
 	key := execKey(machine, name)
 	if _, dup := r.execs[key]; dup {
-		return nil
+		return fmt.Errorf("localworkflow: %s/%s: %w", machine, name, workflow.ErrAlreadyStarted)
 	}
 	e := &execution{Execution: Execution{Machine: machine, Name: name, Status: Queued, Started: time.Now()}, input: in}
 	r.execs[key] = e

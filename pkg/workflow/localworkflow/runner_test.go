@@ -209,6 +209,9 @@ func TestStartIsIdempotentByName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := r.Launch(context.Background(), "p", "same", nil); !errors.Is(err, workflow.ErrAlreadyStarted) {
+		t.Errorf("launch of a running name: %v; want ErrAlreadyStarted", err)
+	}
 	close(release)
 	e := run(t, r, "same") // a fourth start, after the others finished
 	if e.Status != localworkflow.Succeeded || len(rec.input["fn-a"]) != 1 {

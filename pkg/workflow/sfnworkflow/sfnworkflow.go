@@ -13,7 +13,7 @@ import (
 	"musiccatalog/pkg/workflow"
 )
 
-var _ workflow.Starter = (*Starter)(nil)
+var _ workflow.Launcher = (*Starter)(nil)
 
 // API is the part of the Step Functions client a Starter uses.
 type API interface {
@@ -38,8 +38,17 @@ func New(api API, arns map[string]string) *Starter {
 	return &Starter{api: api, arns: m}
 }
 
-// Start starts an execution named name with input as JSON.
+// Start starts an execution named name with input as JSON; a name Step
+// Functions already has is success.
 func (s *Starter) Start(ctx context.Context, machine, name string, input any) error {
+	if err := s.Launch(ctx, machine, name, input); err != nil && !errors.Is(err, workflow.ErrAlreadyStarted) {
+		return err
+	}
+	return nil
+}
+
+// Launch is Start, but ExecutionAlreadyExists is workflow.ErrAlreadyStarted.
+func (s *Starter) Launch(ctx context.Context, machine, name string, input any) error {
 	arn, ok := s.arns[machine]
 	if !ok || arn == "" {
 		return fmt.Errorf("%w: %s", workflow.ErrUnknownMachine, machine)
@@ -55,7 +64,7 @@ func (s *Starter) Start(ctx context.Context, machine, name string, input any) er
 	})
 	var exists *types.ExecutionAlreadyExists
 	if errors.As(err, &exists) {
-		return nil
+		return fmt.Errorf("sfnworkflow: %s/%s: %w", machine, name, workflow.ErrAlreadyStarted)
 	}
 	if err != nil {
 		return fmt.Errorf("sfnworkflow: start %s/%s: %w", machine, name, err)

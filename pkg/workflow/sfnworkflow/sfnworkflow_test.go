@@ -77,6 +77,13 @@ func TestStartSendsNameAndInput(t *testing.T) {
 	if err := s.Start(ctx, "recognition", "job-1", map[string]string{"job_id": "other"}); err != nil {
 		t.Errorf("repeated start: %v", err)
 	}
+	// Launch (what Restart uses) tells the taken name apart.
+	if err := s.Launch(ctx, "recognition", "job-1", nil); !errors.Is(err, workflow.ErrAlreadyStarted) {
+		t.Errorf("repeated launch: %v; want ErrAlreadyStarted", err)
+	}
+	if err := s.Launch(ctx, "recognition", "job-2", nil); err != nil {
+		t.Errorf("new launch: %v", err)
+	}
 	if err := s.Start(ctx, "render", "x", nil); !errors.Is(err, workflow.ErrUnknownMachine) {
 		t.Errorf("unknown machine: %v", err)
 	}
