@@ -150,24 +150,33 @@ func (s *Service) ImageURLs(ctx context.Context, im *Image) (map[string]string, 
 }
 
 // dropUnwrittenImage cleans up after an update with the cover newImage
-// failed. The failure may be ambiguous (a timeout after the store
-// committed the write), and the same upload may be the cover already or
-// have been made the cover by a concurrent request: the record is read
-// again, and newImage is deleted only when it is not the cover. When it
-// is (the write committed after all), the cover it replaced, old, goes
-// instead. If the record cannot be read, nothing is deleted: an orphaned
-// blob costs storage, a deleted cover breaks the playlist.
-func (s *Service) dropUnwrittenImage(ctx context.Context, playlistID string, newImage, old *Image) {
+// failed with err. The same upload may be the cover already or have been
+// made the cover by a concurrent request (its keys are the content's
+// hash), so the record is read again. When it shows newImage, the cover
+// it replaced, old, goes. When it does not, newImage is deleted only if
+// the failure is definite (writeMayCommit): a write that timed out or
+// was cancelled may still commit after this read, and deleting its
+// blobs would leave the playlist pointing at nothing. Such an upload, and
+// one whose record cannot be read, is kept and logged: an orphaned blob
+// costs storage, a deleted cover breaks the playlist.
+func (s *Service) dropUnwrittenImage(ctx context.Context, playlistID string, newImage, old *Image, err error) {
 	ctx = context.WithoutCancel(ctx)
-	p, err := s.load(ctx, playlistID)
+	unsure := writeMayCommit(err)
+	p, rerr := s.load(ctx, playlistID)
 	switch {
-	case errs.Is(err, errs.NotFound):
-		// Deleted meanwhile: its Delete removed the cover it had.
+	case errs.Is(rerr, errs.NotFound):
+		// Deleted meanwhile: its Delete removed the cover it had, and a
+		// pending write (conditional on the version) cannot recreate it.
 		s.deleteImage(ctx, newImage)
-	case err != nil:
+	case rerr != nil:
 		s.log.Warn("cover image kept: the playlist could not be read after a failed update",
-			"playlist", playlistID, "key", newImage.Large, "err", err)
+			"playlist", playlistID, "key", newImage.Large, "err", rerr)
 	case p.Image == nil || p.Image.Large != newImage.Large:
+		if unsure {
+			s.log.Warn("cover image kept: the failed update may still commit",
+				"playlist", playlistID, "key", newImage.Large, "err", err)
+			return
+		}
 		s.deleteImage(ctx, newImage)
 	case old != nil && old.Large != newImage.Large:
 		s.deleteImage(ctx, old)

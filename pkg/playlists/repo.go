@@ -151,6 +151,23 @@ func retryable(err error) bool {
 	return errors.Is(err, store.ErrConditionFailed) || errors.Is(err, store.ErrContention)
 }
 
+// unsureWrite marks mutate's failure on a record write that may still
+// commit: the store answered with neither ErrConditionFailed nor
+// ErrContention (both say nothing was written) but a timeout, a cancelled
+// context, a dropped connection or a service fault.
+type unsureWrite struct{ error }
+
+func (u unsureWrite) Unwrap() error { return u.error }
+
+// writeMayCommit reports whether err (from mutate) leaves the write's
+// outcome unknown. Every other mutate error is definite: an apply (domain)
+// error, a failed read, or running out of attempts all follow writes that
+// the store refused.
+func writeMayCommit(err error) bool {
+	var u unsureWrite
+	return errors.As(err, &u)
+}
+
 // mutate applies m to playlist first (as the caller just read it) with an
 // optimistic version check, re-reading and retrying with jittered backoff
 // when a concurrent writer got there first. It returns the playlist as
@@ -189,7 +206,7 @@ func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Pla
 			return after, nil
 		}
 		if !retryable(err) {
-			return nil, errs.Wrap(op, err)
+			return nil, errs.Wrap(op, unsureWrite{err})
 		}
 		// Lost the race (or the transaction kept colliding with others on
 		// the same record, and wrote nothing): wait a little (random,

@@ -415,7 +415,7 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 	}})
 	if err != nil {
 		if newImage != nil {
-			s.dropUnwrittenImage(ctx, v.ID, newImage, oldImage)
+			s.dropUnwrittenImage(ctx, v.ID, newImage, oldImage, err)
 		}
 		return View{}, err
 	}
