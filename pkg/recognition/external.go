@@ -13,6 +13,7 @@ import (
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/outside"
+	"musiccatalog/pkg/store"
 )
 
 // The outside tier samples every unexplained stretch (music the catalog
@@ -93,19 +94,32 @@ type sample struct {
 }
 
 // maxHeardBytes bounds the answers kept on the job item while External
-// runs (DynamoDB items hold 400 KB, shared with the timeline): at the
-// default budget they take a few KB; answers past the bound are used but
-// not kept, so a retry would ask for those again.
-const maxHeardBytes = 64 << 10
+// runs: at the default budget they take a few KB; answers past the bound
+// are used but not kept, so a retry would ask for those again. The item
+// (store.MaxItemSize, DynamoDB's 400 KB) also holds the timeline and the
+// job's other attributes, so the bound is lowered to what they leave,
+// less heardMargin (heardLimit).
+const (
+	maxHeardBytes = 64 << 10
+	// heardMargin is kept free on the item for the attributes a write
+	// with the answers also sets (updated_at) and rounding.
+	heardMargin = 4 << 10
+)
+
+// heardLimit is the size of the answers r's item can take.
+func heardLimit(r *jobRecord) int {
+	return max(0, min(maxHeardBytes, store.MaxItemSize-heardMargin-r.sizeButHeard))
+}
 
 // heardSamples are the answers External received so far, kept on the job
 // (attrHeard) as they arrive: a task that fails partway (the service went
 // down, the Lambda timed out) and is retried asks only for the windows
 // still unanswered, since every request is billed.
 type heardSamples struct {
-	s    *Service
-	job  string
-	list []sample
+	s     *Service
+	job   string
+	list  []sample
+	limit int // bytes of the stored list (heardLimit)
 }
 
 // lookup returns the stored answer for window w (none on a nil h).
@@ -131,7 +145,7 @@ func (h *heardSamples) keep(ctx context.Context, x sample) error {
 	}
 	list := append(slices.Clip(h.list), x)
 	body, err := json.Marshal(list)
-	if err != nil || len(body) > maxHeardBytes {
+	if err != nil || len(body) > h.limit {
 		return nil
 	}
 	err = h.s.updateActive(ctx, h.job, map[string]any{attrHeard: body})
@@ -170,6 +184,7 @@ func (s *Service) identifyOutside(ctx context.Context, r *jobRecord, heard *hear
 		var lastErr error
 		for _, w := range sampleWindows(st.StartMs, st.EndMs, counts[i]) {
 			if smp, ok := heard.lookup(w); ok {
+				failedInRow = 0                // a kept answer is a success, as when it came
 				samples = append(samples, smp) // answered by an earlier run
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"musiccatalog/pkg/audio/fingerprint"
@@ -52,6 +53,9 @@ type jobRecord struct {
 	hasExt     bool
 	heard      []sample
 	recoveries int64
+	// sizeButHeard is the stored item's size (store.ItemSize) without
+	// attrHeard: what the item holds besides External's answers so far.
+	sizeButHeard int
 }
 
 // resultDoc is the stored result of a completed job.
@@ -94,7 +98,12 @@ func recordFromItem(id string, it store.Item) (*jobRecord, error) {
 			return nil, fmt.Errorf("job %s: external: %w", id, err)
 		}
 	}
+	r.sizeButHeard = store.ItemSize(it)
 	if b := it.Bytes(attrHeard); b != nil {
+		rest := it
+		rest.Attrs = maps.Clone(it.Attrs)
+		delete(rest.Attrs, attrHeard)
+		r.sizeButHeard = store.ItemSize(rest)
 		if err := json.Unmarshal(b, &r.heard); err != nil {
 			return nil, fmt.Errorf("job %s: outside answers: %w", id, err)
 		}
@@ -125,12 +134,12 @@ var errInactive = errors.New("recognition: job is not active")
 
 // updateActive applies set to the job while it is active, stamping
 // updated_at, and reports errInactive otherwise.
-func (s *Service) updateActive(ctx context.Context, id string, set map[string]any) error {
+func (s *Service) updateActive(ctx context.Context, id string, set map[string]any, remove ...string) error {
 	u := map[string]any{attrUpdated: store.UnixNano(s.clock.Now())}
 	for k, v := range set {
 		u[k] = v
 	}
-	_, err := s.st.Update(ctx, store.Jobs, jobKey(id), store.Update{Set: u}, store.And(store.Exists(), active()))
+	_, err := s.st.Update(ctx, store.Jobs, jobKey(id), store.Update{Set: u, Remove: remove}, store.And(store.Exists(), active()))
 	if errors.Is(err, store.ErrConditionFailed) {
 		return errInactive
 	}

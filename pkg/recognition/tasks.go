@@ -173,7 +173,7 @@ func (s *Service) External(ctx context.Context, jobID string) error {
 		// billed request, so the stored answers stand.
 		return nil
 	}
-	results, err := s.identifyOutside(ctx, r, &heardSamples{s: s, job: jobID, list: r.heard})
+	results, err := s.identifyOutside(ctx, r, &heardSamples{s: s, job: jobID, list: r.heard, limit: heardLimit(r)})
 	if err != nil {
 		return ignoreInactive(err)
 	}
@@ -181,7 +181,8 @@ func (s *Service) External(ctx context.Context, jobID string) error {
 	if err != nil {
 		return err
 	}
-	return ignoreInactive(s.updateActive(ctx, jobID, map[string]any{attrExternal: body}))
+	// The answers so far go in the same write: the result replaces them.
+	return ignoreInactive(s.updateActive(ctx, jobID, map[string]any{attrExternal: body}, attrHeard))
 }
 
 // Finish builds the segments and completes the job in one write.
