@@ -289,7 +289,14 @@ func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error
 			q.wts = append(q.wts, x.w)
 		}
 		q.near = si.near(v)
-		q.facets = si.facetTable(q, si.n, nil)
+		// The table is kept only within maxFacetTableBytes (checked again
+		// below, under the write lock): no table is computed to be dropped.
+		si.mu.RLock()
+		room := si.facetBytes+4*len(si.combo.list) <= maxFacetTableBytes
+		si.mu.RUnlock()
+		if room {
+			q.facets = si.facetTable(q, si.n, nil)
+		}
 	}
 	si.mu.Lock()
 	if had, ok := si.cache[key]; ok { // embedded meanwhile by another request
