@@ -174,7 +174,7 @@ func writeMayCommit(err error) bool {
 // written (or as read when unchanged).
 func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Playlist, error) {
 	const op = "playlists.mutate"
-	backoff := time.Millisecond
+	var pause backoff
 	before := first
 	for attempt := 0; attempt < maxMutateAttempts; attempt++ {
 		if attempt > 0 {
@@ -209,16 +209,38 @@ func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Pla
 			return nil, errs.Wrap(op, unsureWrite{err})
 		}
 		// Lost the race (or the transaction kept colliding with others on
-		// the same record, and wrote nothing): wait a little (random,
-		// growing) and redo the change on the current version.
-		sleep := time.Duration(rand.Int64N(int64(backoff))) + time.Millisecond/2
-		select {
-		case <-ctx.Done():
-			return nil, errs.Wrap(op, ctx.Err())
-		case <-time.After(sleep):
+		// the same record, and wrote nothing): wait a little and redo the
+		// change on the current version.
+		if err := pause.wait(ctx); err != nil {
+			return nil, errs.Wrap(op, err)
 		}
-		backoff = min(2*backoff, 25*time.Millisecond)
 	}
-	return nil, &errs.Error{Op: op, Kind: errs.RateLimited, RetryAfter: time.Second,
+	return nil, tooManyChanges(op)
+}
+
+// tooManyChanges answers a change that lost the race maxMutateAttempts
+// times.
+func tooManyChanges(op string) error {
+	return &errs.Error{Op: op, Kind: errs.RateLimited, RetryAfter: time.Second,
 		Detail: "Too many changes to this playlist at once. Please retry in a moment."}
+}
+
+// backoff is the pause between attempts of a write that lost a race:
+// random (so that the racers spread out), growing from up to 1 ms to up
+// to 25 ms.
+type backoff struct{ max time.Duration }
+
+// wait sleeps the next pause; ctx's error when it ends first.
+func (b *backoff) wait(ctx context.Context) error {
+	if b.max == 0 {
+		b.max = time.Millisecond
+	}
+	sleep := time.Duration(rand.Int64N(int64(b.max))) + time.Millisecond/2
+	b.max = min(2*b.max, 25*time.Millisecond)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(sleep):
+		return nil
+	}
 }

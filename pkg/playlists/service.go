@@ -161,6 +161,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 	p.CreatedAt = s.clock.Now().UTC()
 	p.UpdatedAt = p.CreatedAt
 	base := Slugify(name)
+	var pause backoff
 	for attempt := 0; ; attempt++ {
 		slug, err := s.freeSlug(ctx, c.User.ID, base)
 		if err != nil {
@@ -191,7 +192,10 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 			}
 		}
 		// Another create of the same name took the slug (or collided with
-		// this one and nothing was written): pick again.
+		// this one and nothing was written): pick again, after a pause.
+		if err := pause.wait(ctx); err != nil {
+			return View{}, ItemsResult{}, errs.Wrap(op, err)
+		}
 	}
 }
 
@@ -428,6 +432,7 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 // Delete removes a playlist, its viewer rows and its cover (owner only).
 func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 	const op = "playlists.Delete"
+	var pause backoff
 	for attempt := 0; attempt < maxMutateAttempts; attempt++ {
 		v, err := s.Get(ctx, c, slug)
 		if err != nil {
@@ -451,8 +456,11 @@ func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 		if !retryable(err) {
 			return errs.Wrap(op, err)
 		}
+		if err := pause.wait(ctx); err != nil {
+			return errs.Wrap(op, err)
+		}
 	}
-	return errs.E(op, errs.RateLimited, "Too many changes to this playlist at once. Please retry in a moment.")
+	return tooManyChanges(op)
 }
 
 // ChangeItems adds (add=true) or removes the items of in (owner and
