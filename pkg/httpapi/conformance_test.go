@@ -10,7 +10,9 @@ import (
 // TestDecodeJSONRefusesInvalidUTF8: JSON is UTF-8; a body with other bytes
 // in a string is a 400, not text with U+FFFD where the client's bytes were.
 func TestDecodeJSONRefusesInvalidUTF8(t *testing.T) {
-	for _, body := range []string{"{\"name\": \"\xff\xfe\"}", "{\"name\": \"caf\xe9\"}"} {
+	for _, body := range []string{"{\"name\": \"\xff\xfe\"}", "{\"name\": \"caf\xe9\"}",
+		// escaped surrogates that are no character (the decoder made U+FFFD)
+		`{"name": "a\ud800"}`, `{"name": "\uDC00b"}`, `{"name": "\ud800\u0041"}`, `{"x": {"name": ["\udbff"]}}`, `{"name": "\ud800\\udc00"}`} {
 		r := httptest.NewRequest("POST", "/x/", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		var v struct{ Name string }
@@ -23,10 +25,16 @@ func TestDecodeJSONRefusesInvalidUTF8(t *testing.T) {
 			t.Errorf("%q: decoded %q, %v (%d %s)", body, v.Name, err, w.Code, w.Body)
 		}
 	}
-	r := httptest.NewRequest("POST", "/x/", strings.NewReader(`{"name": "café ☕"}`))
-	var v struct{ Name string }
-	if err := DecodeJSON(r, &v); err != nil || v.Name != "café ☕" {
-		t.Errorf("UTF-8 body: %q, %v", v.Name, err)
+	for body, want := range map[string]string{
+		`{"name": "café ☕"}`:                      "café ☕",
+		`{"name": "\ud83c\udfb5 \u00e9 \\ud800"}`: "🎵 é \\ud800", // a pair, an escaped backslash
+		`{"\ud800": 1, "name": "ok"}`:             "ok",          // a garbled key names no field
+	} {
+		r := httptest.NewRequest("POST", "/x/", strings.NewReader(body))
+		var v struct{ Name string }
+		if err := DecodeJSON(r, &v); err != nil || v.Name != want {
+			t.Errorf("%s: %q, %v; want %q", body, v.Name, err, want)
+		}
 	}
 }
 

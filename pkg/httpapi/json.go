@@ -8,7 +8,9 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/errs"
@@ -62,6 +64,11 @@ func DecodeJSON(r *http.Request, v any) error {
 		// each bad byte into U+FFFD and store text the client never sent.
 		return errs.E(op, errs.Invalid, msgNotUTF8)
 	}
+	if loneSurrogateValue(body) {
+		// An escaped half of a UTF-16 pair ("\ud800") alone is no
+		// character: the decoder would store U+FFFD in its place.
+		return errs.E(op, errs.Invalid, msgNotUTF8)
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -70,6 +77,62 @@ func DecodeJSON(r *http.Request, v any) error {
 		return errs.E(op, errs.Invalid, "JSON parse error - "+err.Error())
 	}
 	return nil
+}
+
+// loneSurrogateValue reports whether a string value of the JSON text body
+// has an escaped surrogate (\uD800-\uDFFF) that is not half of a pair.
+// Object keys are not checked (a garbled key names no field), nor is
+// malformed JSON (json.Unmarshal reports it).
+func loneSurrogateValue(body []byte) bool {
+	if !bytes.Contains(body, []byte(`\u`)) {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] != '"' {
+			continue
+		}
+		lone := false
+		j := i + 1
+		for j < len(body) && body[j] != '"' {
+			if body[j] != '\\' {
+				j++
+				continue
+			}
+			r, ok := escapedRune(body[j:])
+			switch {
+			case !ok:
+				j += 2 // another escape (or a malformed one)
+			case utf16.IsSurrogate(r) && r < 0xDC00: // high: a low must follow
+				if lo, ok := escapedRune(body[j+6:]); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					j += 12
+				} else {
+					lone, j = true, j+6
+				}
+			case utf16.IsSurrogate(r): // low without a high before it
+				lone, j = true, j+6
+			default:
+				j += 6
+			}
+		}
+		k := j + 1
+		for k < len(body) && (body[k] == ' ' || body[k] == '\t' || body[k] == '\n' || body[k] == '\r') {
+			k++
+		}
+		if lone && (k >= len(body) || body[k] != ':') {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// escapedRune decodes the \uXXXX escape b starts with.
+func escapedRune(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+	return rune(n), err == nil
 }
 
 // msgNotUTF8 refuses a JSON body with bytes that are not UTF-8.
