@@ -276,3 +276,27 @@ func TestIdempotentLicenseGenerate(t *testing.T) {
 		t.Errorf("licenses after retries: %v, want 1", n)
 	}
 }
+
+// TestIdempotencyKeyCheckedAfterTheEndpointsAuth: a valid key whose
+// credentials the endpoint refuses (no licenses scope; a partner key
+// where a signed-in user is required) is answered 403/401 as without an
+// Idempotency-Key, not 400 for a malformed key (before, only
+// authentication ran first).
+func TestIdempotencyKeyCheckedAfterTheEndpointsAuth(t *testing.T) {
+	d, _ := newTestDeps(t)
+	c := idemClient(t, d, 5) // compliance_check only
+	for _, tc := range []struct{ path, body string }{
+		{generatePath, `{"track_id": 1}`},
+		{mePlaylists, `{"name": "x"}`},
+	} {
+		plain := c.Do(apitest.Request{Method: "POST", Path: tc.path, Body: []byte(tc.body), Header: map[string]string{"Content-Type": "application/json"}})
+		bad := c.Do(apitest.Request{Method: "POST", Path: tc.path, Body: []byte(tc.body),
+			Header: map[string]string{"Content-Type": "application/json", "Idempotency-Key": "tab\there"}})
+		if plain.Status != 401 && plain.Status != 403 {
+			t.Fatalf("%s without a key: %d %s; want the endpoint's 401/403", tc.path, plain.Status, plain.Body)
+		}
+		if bad.Status != plain.Status || string(bad.Body) != string(plain.Body) {
+			t.Errorf("%s with a malformed key: %d %s; want %d %s", tc.path, bad.Status, bad.Body, plain.Status, plain.Body)
+		}
+	}
+}

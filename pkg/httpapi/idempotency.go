@@ -54,7 +54,10 @@ var replayedHeaders = []string{"Content-Type", "Cache-Control", "Location", "Con
 //     idempotency_key_in_progress with Retry-After when it ran longer.
 //
 // Requests that do not authenticate run the handler unguarded, which
-// answers them 401/403 in its own terms. A replay repeats the first
+// answers them 401/403 in its own terms. A route whose rule is more than
+// authentication (a scope, a signed-in user) puts AuthFirst with that
+// rule before Idempotent, so such a caller is told 403, not 400 for a
+// malformed key. A replay repeats the first
 // response as it was: signed URLs in it may have expired by then; read
 // the resource again for fresh ones.
 func (a *API) Idempotent(h HandlerFunc) HandlerFunc {

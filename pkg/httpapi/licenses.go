@@ -57,7 +57,7 @@ func (a *API) mountLicenses(rt *Router) {
 	// is bounded first; an oversize body still reaches the handler's own
 	// license-shaped answer.
 	rt.Handle("POST "+licenseGeneratePath, math.MaxInt64,
-		a.licenseRoute(boundBody(MaxJSONBody, a.Idempotent(a.generateLicense))))
+		a.licenseRoute(AuthFirst(a.licenseAuth, boundBody(MaxJSONBody, a.Idempotent(a.generateLicense)))))
 	rt.Handle("GET /api/v1/licenses/", NoBody, a.licenseRoute(a.listLicenses))
 	rt.Handle("GET /api/v1/licenses/{license_id}", NoBody, a.licenseRoute(a.getLicense))
 	rt.Handle("GET /v/{license_id}", NoBody, a.licensePage)
@@ -165,6 +165,13 @@ func licenseAuthError(err error) error {
 	case errors.Is(err, identity.ErrInactiveClient):
 		return fail(errs.Forbidden, codeInactiveClient, msgInactive)
 	}
+	return err
+}
+
+// licenseAuth is LicensePartner as an AuthFirst rule: a key without the
+// licenses scope is 403 before its Idempotency-Key is checked.
+func (a *API) licenseAuth(r *http.Request) error {
+	_, err := a.LicensePartner(r)
 	return err
 }
 

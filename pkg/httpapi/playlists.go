@@ -49,7 +49,7 @@ const playlistsPath = "/api/v4/me/playlists/"
 
 func (a *API) mountPlaylists(rt *Router) {
 	rt.Handle("GET "+playlistsPath, NoBody, a.playlistList)
-	rt.Handle("POST "+playlistsPath, MaxJSONBody, a.Idempotent(a.playlistCreate))
+	rt.Handle("POST "+playlistsPath, MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistCreate)))
 	rt.Handle("GET "+playlistsPath+"{slug}/", NoBody, a.playlistRetrieve)
 	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
 	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
@@ -75,6 +75,13 @@ func (a *API) playlistCaller(r *http.Request) (playlists.Caller, error) {
 		return playlists.Caller{}, err
 	}
 	return callerOf(p), nil
+}
+
+// signedIn is SignedInUser as an AuthFirst rule (not throttled: the
+// handler's playlistCaller counts the request once).
+func (a *API) signedIn(r *http.Request) error {
+	_, err := a.SignedInUser(r)
+	return err
 }
 
 // playlistRequest is the prologue every playlist handler shares, in the
