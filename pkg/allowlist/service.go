@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/clock"
@@ -143,8 +144,14 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 		}
 		return existing, false, nil
 	}
-	return Channel{}, false, errs.E(op, errs.RateLimited, "Too many changes to this channel at once. Please retry in a moment.")
+	// A transient conflict of the server's, not a limit of the caller's
+	// (§7.2 has no 429 for the allowlist): 503 with when to retry.
+	return Channel{}, false, &errs.Error{Op: op, Kind: errs.Unavailable, RetryAfter: addRetryAfter,
+		Detail: "Too many changes to this channel at once. Please retry in a moment."}
 }
+
+// addRetryAfter is the Retry-After of an add that ran out of attempts.
+const addRetryAfter = time.Second
 
 // maxAddAttempts bounds the rounds of an add racing removes of the same
 // channel (each round is a conditional put and a read).

@@ -96,3 +96,27 @@ func TestConcurrentAddsAndRemovesStayConsistent(t *testing.T) {
 		}
 	})
 }
+
+// alwaysRemoved is a store where every add's conditional put finds the
+// channel and the read after it does not (a remove in between, each time).
+type alwaysRemoved struct{ store.Store }
+
+func (alwaysRemoved) Put(context.Context, store.Table, store.Item, store.Condition) error {
+	return store.ErrConditionFailed
+}
+
+func (alwaysRemoved) Get(context.Context, store.Table, store.Key) (store.Item, error) {
+	return store.Item{}, store.ErrNotFound
+}
+
+// TestAddOutOfAttemptsIsUnavailableWithRetryAfter: an add that keeps
+// losing to removes ends in 503 with Retry-After (a transient failure;
+// §7.2 lists no 429 for the allowlist), not a 429 without it.
+func TestAddOutOfAttemptsIsUnavailableWithRetryAfter(t *testing.T) {
+	svc := allowlist.New(alwaysRemoved{twintest.Bolt(t)}, clock.Real{})
+	_, _, err := svc.Add(t.Context(), allowlist.Owner{ClientID: "c1"}, yt)
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.Unavailable || e.RetryAfter <= 0 {
+		t.Fatalf("add out of attempts: %#v; want Unavailable with RetryAfter", err)
+	}
+}
