@@ -3,7 +3,9 @@ package search
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"musiccatalog/pkg/catalog"
@@ -184,5 +186,55 @@ func TestFacetTablesKeptWithinBudget(t *testing.T) {
 	}
 	if sum != si.facetBytes || sum > maxFacetTableBytes || kept == 0 || kept == len(si.cache) {
 		t.Errorf("%d bytes of %d tables kept for %d queries, accounted %d (budget %d)", sum, kept, len(si.cache), si.facetBytes, maxFacetTableBytes)
+	}
+}
+
+// TestFullFacetBudgetSkipsTheTable: with the facet-table budget spent, a
+// new query does not compute a table it could not keep (before, it
+// computed one, 4 bytes per facet combination, and dropped it). Measured
+// as the bytes a batch of new queries allocates, with and without room.
+func TestFullFacetBudgetSkipsTheTable(t *testing.T) {
+	ix := demoIndex(t, 10_000)
+	si := ix.sem
+	table := uint64(4 * len(si.combo.list))
+	if table == 0 || len(si.combo.list) >= si.n {
+		t.Fatalf("%d facet combinations over %d tracks", len(si.combo.list), si.n)
+	}
+	const batch = 40
+	defer func() { // the index is shared: account its tables again
+		si.mu.Lock()
+		defer si.mu.Unlock()
+		si.facetBytes = 0
+		for _, q := range si.cache {
+			if q != nil {
+				si.facetBytes += 4 * len(q.facets)
+			}
+		}
+	}()
+	allocated := func(prefix string, spent int) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range batch {
+			si.mu.Lock()
+			si.facetBytes = spent // (a full cache's evictions free some)
+			si.mu.Unlock()
+			if _, err := si.query(t.Context(), []string{prefix, fmt.Sprint(i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / batch
+	}
+	room := allocated("budgetroom", 0) // words no other test asks for
+	full := allocated("budgetfull", maxFacetTableBytes)
+	if full+table/2 > room {
+		t.Errorf("a query allocates %d bytes with a full budget, %d with room; the table is %d", full, room, table)
+	}
+	si.mu.RLock()
+	defer si.mu.RUnlock()
+	for k, q := range si.cache {
+		if strings.HasPrefix(k, "budgetfull ") && q != nil && q.facets != nil {
+			t.Fatalf("%q kept a table over the budget", k)
+		}
 	}
 }
