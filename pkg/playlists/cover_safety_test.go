@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/playlists"
 	"musiccatalog/pkg/store"
 )
@@ -101,5 +102,49 @@ func TestFailedCoverUpdateKeepsTheCoverItWrote(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// contendedDeletes makes every transaction deleting a playlist collide
+// (store.ErrContention), cancelling cancel at the first one.
+type contendedDeletes struct {
+	store.Store
+	armed  atomic.Bool
+	calls  atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *contendedDeletes) Transact(ctx context.Context, ops []store.TxOp) error {
+	if !c.armed.Load() {
+		return c.Store.Transact(ctx, ops)
+	}
+	if c.calls.Add(1) == 1 && c.cancel != nil {
+		c.cancel()
+	}
+	return store.ErrContention
+}
+
+// TestContendedDeleteBacksOff: a Delete whose transaction keeps colliding
+// waits between attempts like mutate (a caller that gives up during the
+// wait stops it: one attempt, the context's error; before, the attempts
+// ran back to back), and running out of attempts says when to retry.
+func TestContendedDeleteBacksOff(t *testing.T) {
+	st := &contendedDeletes{Store: bolt(t)}
+	f := newFixture(t, st, 2)
+	v, _, err := f.svc.Create(t.Context(), f.owner, playlists.CreateInput{Name: "Busy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.armed.Store(true)
+	ctx, cancel := context.WithCancel(t.Context())
+	st.cancel = cancel
+	if err := f.svc.Delete(ctx, f.owner, v.Slug); !errors.Is(err, context.Canceled) || st.calls.Load() != 1 {
+		t.Errorf("cancelled while waiting: %v after %d attempts; want context.Canceled after 1", err, st.calls.Load())
+	}
+	st.cancel = nil
+	err = f.svc.Delete(t.Context(), f.owner, v.Slug)
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.RateLimited || e.RetryAfter <= 0 {
+		t.Errorf("out of attempts: %#v; want RateLimited with RetryAfter", err)
 	}
 }
