@@ -120,11 +120,20 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	}
 	body, _ := json.Marshal(c)
 	key := store.Key{PK: o.partition(), SK: "CH#" + c.ID}
-	err = s.st.Put(ctx, store.Accounts, store.Item{Key: key, Attrs: map[string]any{
-		"channel": body, "created_at": store.UnixNano(s.clock.Now()),
-	}}, store.NotExists())
-	if errors.Is(err, store.ErrConditionFailed) {
+	for range maxAddAttempts {
+		err = s.st.Put(ctx, store.Accounts, store.Item{Key: key, Attrs: map[string]any{
+			"channel": body, "created_at": store.UnixNano(s.clock.Now()),
+		}}, store.NotExists())
+		if err == nil {
+			return c, true, nil
+		}
+		if !errors.Is(err, store.ErrConditionFailed) {
+			return Channel{}, false, errs.Wrap(op, err)
+		}
 		it, err := s.st.Get(ctx, store.Accounts, key)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // removed between the two calls: add it again
+		}
 		if err != nil {
 			return Channel{}, false, errs.Wrap(op, err)
 		}
@@ -134,11 +143,12 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 		}
 		return existing, false, nil
 	}
-	if err != nil {
-		return Channel{}, false, errs.Wrap(op, err)
-	}
-	return c, true, nil
+	return Channel{}, false, errs.E(op, errs.RateLimited, "Too many changes to this channel at once. Please retry in a moment.")
 }
+
+// maxAddAttempts bounds the rounds of an add racing removes of the same
+// channel (each round is a conditional put and a read).
+const maxAddAttempts = 5
 
 func resolveInput(op string, in AddInput) (provider, channelID string, err error) {
 	switch {

@@ -119,14 +119,17 @@ func TestRecognitionValidationAndAuth(t *testing.T) {
 
 	// Submit validation (gaps.md texts).
 	exactlyOne := "Provide exactly one of `file` or `storage_key`."
+	keyInJSON := exactlyOne + " A `storage_key` is sent in a JSON body (Content-Type: application/json); a multipart form carries only `file`."
 	ct, body := multipartFile(t, "a.mp4", video, map[string]string{"storage_key": up.StorageKey})
+	keyCT, keyBody := multipartFile(t, "", nil, map[string]string{"storage_key": up.StorageKey})
 	for _, tc := range []struct {
 		req   apitest.Request
 		key   string
 		value string
 	}{
 		{apitest.Request{JSON: map[string]any{}}, "detail", exactlyOne},
-		{apitest.Request{Body: body, Header: map[string]string{"Content-Type": ct}}, "detail", exactlyOne},
+		{apitest.Request{Body: body, Header: map[string]string{"Content-Type": ct}}, "detail", keyInJSON},
+		{apitest.Request{Body: keyBody, Header: map[string]string{"Content-Type": keyCT}}, "detail", keyInJSON},
 		{apitest.Request{JSON: map[string]any{"storage_key": "uploads/x.mp4"}}, "storage_key", ""},
 		{apitest.Request{JSON: map[string]any{"storage_key": "video-recognition/someone-else/x.mp4"}}, "storage_key", ""},
 	} {

@@ -15,6 +15,7 @@ import (
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/store"
+	"musiccatalog/pkg/workflow"
 )
 
 // The ZIP flow of interface.md §3.2: both formats, or a track with its
@@ -127,13 +128,14 @@ type record struct {
 	reason     string
 	objectKey  string
 	filename   string
+	execution  string
 	started    time.Time
 	built      time.Time
 }
 
 func decodeRecord(it store.Item) record {
 	return record{status: it.Str(attrStatus), generation: it.Int(attrGeneration), reported: it.Bool(attrReported),
-		reason: it.Str(attrReason), objectKey: it.Str(attrObjectKey), filename: it.Str(attrFilename),
+		reason: it.Str(attrReason), objectKey: it.Str(attrObjectKey), filename: it.Str(attrFilename), execution: it.Str(attrExecution),
 		started: time.Unix(it.Int(attrStarted), 0), built: time.Unix(it.Int(attrBuilt), 0)}
 }
 
@@ -177,6 +179,7 @@ func (s *Service) zipAudio(ctx context.Context, p *identity.Principal, as catalo
 		switch rec.status {
 		case statusBuilding:
 			if s.clock.Now().Before(rec.started.Add(ZIPBuildDeadline)) {
+				s.restartUnstarted(ctx, id, rec)
 				return pending(), nil
 			}
 			// The execution died without recording it: fail the build.
@@ -257,6 +260,28 @@ func (s *Service) startBuild(ctx context.Context, id string, as catalog.Asset, r
 		s.log.ErrorContext(ctx, "zip: recording a failed start", "build_id", id, "error", uerr)
 	}
 	return Link{}, &errs.Error{Op: op, Kind: errs.Unavailable, Status: 500, Detail: msgStartFailed, Err: err}
+}
+
+// restartUnstarted starts the execution of a build still building past
+// workflow.StartGrace again: a crash between startBuild's write and its
+// Start left it without one (an archive of several renditions builds in
+// seconds, well within the grace period). The name and input are the
+// first start's, so a running or finished execution is not run again; a
+// failure is logged, and ZIPBuildDeadline still ends a build that never
+// runs.
+func (s *Service) restartUnstarted(ctx context.Context, id string, rec record) {
+	if rec.execution == "" {
+		return
+	}
+	started, err := workflow.Restart(ctx, s.st, s.wf, s.clock.Now(), workflow.Stalled{
+		Table: store.Jobs, Key: buildKey(id), While: current(statusBuilding, rec.generation), Since: rec.started,
+		Machine: Machine, Name: rec.execution, Input: BuildInput{BuildID: id, Generation: rec.generation},
+	})
+	if err != nil {
+		s.log.ErrorContext(ctx, "zip: restarting a build", "build_id", id, "error", err)
+	} else if started {
+		s.log.WarnContext(ctx, "zip: build was not running; started its execution again", "build_id", id, "execution", rec.execution)
+	}
 }
 
 // serveBuilt counts the download and signs the archive's URL; a missing

@@ -156,3 +156,17 @@ func (a *API) SFX(r *http.Request) (*identity.Principal, error) {
 	}
 	return p, nil
 }
+
+// AuthFirst runs check (an endpoint's authentication rule) before h, for
+// an endpoint whose wrappers answer before it authenticates: an upload's
+// size check (Bounded) must not tell a caller without valid credentials
+// about file sizes instead of 401/403, as every other endpoint would. The
+// handler authenticates again; the token cache makes that cheap.
+func AuthFirst(check func(*http.Request) error, h HandlerFunc) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := check(r); err != nil {
+			return err
+		}
+		return h(w, r)
+	}
+}

@@ -64,13 +64,13 @@ func (a *API) Idempotent(h HandlerFunc) HandlerFunc {
 		if len(keys) == 0 {
 			return h(w, r)
 		}
+		p, err := a.Authenticated(r)
+		if err != nil { // credentials answer first, as on every endpoint
+			return h(w, r)
+		}
 		if len(keys) > 1 || idempotency.ValidateKey(keys[0]) != nil {
 			return &errs.Error{Op: op, Kind: errs.Invalid, Code: "invalid_idempotency_key",
 				Detail: "Idempotency-Key must be sent once, as 1 to 255 printable ASCII characters."}
-		}
-		p, err := a.Authenticated(r)
-		if err != nil {
-			return h(w, r)
 		}
 		if a.Idempotency == nil {
 			return errs.E(op, errs.NotImplemented, "Idempotency keys are not available in this environment.")
@@ -124,7 +124,7 @@ func (a *API) runClaimed(w http.ResponseWriter, r *http.Request, h HandlerFunc, 
 			logger(r).Warn("idempotency release", slog.Any("error", rerr))
 		}
 	}() // also on panic, which the router recovers
-	err = h(rec, r)
+	err = h(rec, r.WithContext(idempotency.WithRequestID(r.Context(), claim.RequestID())))
 	status := rec.status
 	if status == 0 {
 		status = http.StatusOK

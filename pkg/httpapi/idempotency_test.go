@@ -161,6 +161,10 @@ func TestIdempotentKeyAndAuth(t *testing.T) {
 	if w := post(rt, "k", "bad", "", []byte("x")); w.Code != 401 {
 		t.Errorf("bad token: %d", w.Code)
 	}
+	// Credentials are checked before the key, as before everything else.
+	if w := post(rt, strings.Repeat("x", 256), "bad", "", []byte("x")); w.Code != 401 {
+		t.Errorf("bad token and a bad key: %d %s", w.Code, w.Body)
+	}
 	// Nothing was kept for the failed auth: a good token's first use runs.
 	if w := post(rt, "k", "good", "", []byte("x")); w.Code != 201 || w.Header().Get(IdempotentReplayedHeader) != "" {
 		t.Errorf("after a 401: %d %v", w.Code, w.Header())

@@ -30,6 +30,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 
 // DecodeJSON reads a JSON object body into v. Unknown fields are ignored,
 // as the reference API does; anything that is not one JSON object is a 400.
+// No body at all (or only white space) is an object without fields, so
+// that the endpoint's own checks name what is required (as a form without
+// fields would) instead of a parse error that names nothing.
 func DecodeJSON(r *http.Request, v any) error {
 	const op = "httpapi.DecodeJSON"
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -48,8 +51,16 @@ func DecodeJSON(r *http.Request, v any) error {
 		return errs.E(op, errs.Invalid, "Could not read the request body.")
 	}
 	body = bytes.TrimSpace(body)
-	if len(body) == 0 || body[0] != '{' {
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	if body[0] != '{' {
 		return errs.E(op, errs.Invalid, "JSON parse error - expected a JSON object.")
+	}
+	if !utf8.Valid(body) {
+		// JSON is UTF-8 (RFC 8259 §8.1); the decoder would silently turn
+		// each bad byte into U+FFFD and store text the client never sent.
+		return errs.E(op, errs.Invalid, msgNotUTF8)
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
@@ -60,6 +71,9 @@ func DecodeJSON(r *http.Request, v any) error {
 	}
 	return nil
 }
+
+// msgNotUTF8 refuses a JSON body with bytes that are not UTF-8.
+const msgNotUTF8 = "JSON parse error - the body is not valid UTF-8."
 
 // maxEchoed bounds what of a client's header an error message repeats:
 // enough to recognize it, not a way to make the answer as large as the request.

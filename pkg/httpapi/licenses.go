@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/identity"
@@ -46,13 +47,16 @@ const (
 	codeInternal       = "internal_error"
 )
 
+// licenseGeneratePath is the one POST of the license API (§4.6).
+const licenseGeneratePath = licenseAPIPrefix + "licenses/generate"
+
 func (a *API) mountLicenses(rt *Router) {
 	// The body limit is enforced by the handler, so that an oversize body
 	// is answered in the license error shape like every other failure.
 	// Idempotency-Key reads the body before the handler does, so the body
 	// is bounded first; an oversize body still reaches the handler's own
 	// license-shaped answer.
-	rt.Handle("POST /api/v1/licenses/generate", math.MaxInt64,
+	rt.Handle("POST "+licenseGeneratePath, math.MaxInt64,
 		a.licenseRoute(boundBody(MaxJSONBody, a.Idempotent(a.generateLicense))))
 	rt.Handle("GET /api/v1/licenses/", NoBody, a.licenseRoute(a.listLicenses))
 	rt.Handle("GET /api/v1/licenses/{license_id}", NoBody, a.licenseRoute(a.getLicense))
@@ -114,7 +118,10 @@ func licenseError(err error, now time.Time) error {
 		}
 		if body.Code == licensing.CodeValidation && body.Details == nil {
 			body.Details = map[string][]string{"body": {e.Detail}}
-			body.Message = "The request is not valid; see details."
+			body.Message = licensing.MsgValidation
+		}
+		if body.Message == "" { // field errors of a shared parser (paging) carry no message
+			body.Message = licensing.MsgValidation
 		}
 	case errs.RateLimited:
 		var qe *quota.ExceededError
@@ -267,6 +274,10 @@ func decodeLicenseRequest(w http.ResponseWriter, r *http.Request) (licensing.Inp
 		} else {
 			bad("body", "Could not read the request body.")
 		}
+		return in, licensing.ValidationError(op, fields)
+	}
+	if !utf8.Valid(body) {
+		bad("body", msgNotUTF8)
 		return in, licensing.ValidationError(op, fields)
 	}
 	var raw map[string]json.RawMessage

@@ -18,6 +18,7 @@ import (
 
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/playlists"
@@ -243,7 +244,7 @@ func (a *API) playlistCreate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := playlists.CreateInput{Items: body.input()}
+	in := playlists.CreateInput{Items: body.input(), RequestID: idempotency.RequestIDFrom(r.Context())}
 	if body.Name != nil {
 		in.Name = *body.Name
 	}
@@ -596,7 +597,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		var perr error
 		pg, perr = ParsePage(r, TrackListDefaultLimit, TrackListMaxLimit)
 		if slug == "" {
-			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This parameter is required."))
+			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This field is required."))
 		}
 		return slug, perr
 	})

@@ -33,11 +33,12 @@ type Router struct {
 	// without being more specific (see HandleSecondary).
 	secondary *http.ServeMux
 	log       *slog.Logger
+	literal   literalRoutes // paths without wildcards and their methods
 }
 
 // NewRouter returns an empty router logging to log.
 func NewRouter(log *slog.Logger) *Router {
-	return &Router{mux: http.NewServeMux(), secondary: http.NewServeMux(), log: log}
+	return &Router{mux: http.NewServeMux(), secondary: http.NewServeMux(), log: log, literal: literalRoutes{}}
 }
 
 // Handle registers h for pattern ("METHOD /path/{param}/" in ServeMux
@@ -56,6 +57,7 @@ func (rt *Router) HandleSecondary(pattern string, maxBody int64, h HandlerFunc) 
 }
 
 func (rt *Router) handleOn(mux *http.ServeMux, pattern string, maxBody int64, h HandlerFunc) {
+	rt.literal.add(pattern)
 	if strings.HasSuffix(pattern, "/") {
 		pattern += "{$}"
 	}
@@ -146,6 +148,11 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)),
 			slog.String("principal", principalID(r)))
 	}()
+	if allow, wrong := rt.literal.wrongMethod(r); wrong {
+		rec.Header().Set("Allow", allow)
+		writeRouted(rec, r, http.StatusMethodNotAllowed, methodNotAllowed(r))
+		return
+	}
 	mux := rt.mux
 	if h, _ := rt.mux.Handler(r); !isRegistered(h) {
 		if sh, _ := rt.secondary.Handler(r); isRegistered(sh) {
@@ -159,7 +166,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// interface.md §4.4: `format` is reserved for content negotiation;
 		// JSON is the only format, and other values are 404 before any
 		// endpoint runs.
-		WriteJSON(rec, http.StatusNotFound, Detail{"Not found: the only format is json."})
+		writeRouted(rec, r, http.StatusNotFound, "Not found: the only format is json.")
 		return
 	}
 	mux.ServeHTTP(rec, r) // through the mux, which sets the path values
@@ -173,9 +180,13 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request, h http.Handl
 	switch probe.Code {
 	case http.StatusMethodNotAllowed:
 		w.Header().Set("Allow", probe.Header().Get("Allow"))
-		WriteJSON(w, probe.Code, Detail{"Method \"" + r.Method + "\" not allowed."})
+		writeRouted(w, r, probe.Code, methodNotAllowed(r))
 	case http.StatusNotFound:
-		WriteJSON(w, http.StatusNotFound, Detail{"Not found."})
+		if p := rt.slashHint(r); p != "" {
+			writeRouted(w, r, http.StatusNotFound, "Not found. Did you mean "+p+" (without the trailing slash)?")
+			return
+		}
+		writeRouted(w, r, http.StatusNotFound, "Not found.")
 	case http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
 		// Paths are exact, as the spec writes them: say where the endpoint
 		// is instead of redirecting (a redirected POST would lose its body).
@@ -183,10 +194,10 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request, h http.Handl
 		// redirects to a cleaned path ("//" collapsed), which may not exist.
 		loc := probe.Header().Get("Location")
 		if u, err := url.Parse(loc); err == nil && u.Path == r.URL.Path+"/" {
-			WriteJSON(w, http.StatusNotFound, Detail{"Not found. Did you mean " + loc + " (paths end with a slash)?"})
+			writeRouted(w, r, http.StatusNotFound, "Not found. Did you mean "+loc+" (paths end with a slash)?")
 			return
 		}
-		WriteJSON(w, http.StatusNotFound, Detail{"Not found."})
+		writeRouted(w, r, http.StatusNotFound, "Not found.")
 	default:
 		for k, v := range probe.Header() {
 			w.Header()[k] = v

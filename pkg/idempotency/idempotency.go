@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"musiccatalog/pkg/clock"
+	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
 )
 
@@ -120,6 +121,7 @@ func New(st store.Store, c clock.Clock, opts ...Option) *Service {
 type Claim struct {
 	s       *Service
 	key     store.Key
+	fp      string
 	token   string
 	created time.Time
 	stop    chan struct{}
@@ -177,7 +179,7 @@ func (s *Service) try(ctx context.Context, k store.Key, fp string) (*Claim, *Res
 			attrState: statePending, attrFingerprint: fp, attrToken: tok, attrCreated: store.UnixNano(now)}}
 		err = s.st.Put(ctx, store.Jobs, it, store.NotExists())
 		if err == nil {
-			return s.newClaim(k, tok, now), nil, nil
+			return s.newClaim(k, fp, tok, now), nil, nil
 		}
 		if !errors.Is(err, store.ErrConditionFailed) {
 			return nil, nil, fmt.Errorf("idempotency: claim: %w", err)
@@ -237,8 +239,8 @@ func (s *Service) wake(k store.Key) {
 	}
 }
 
-func (s *Service) newClaim(k store.Key, tok string, now time.Time) *Claim {
-	c := &Claim{s: s, key: k, token: tok, created: now, stop: make(chan struct{})}
+func (s *Service) newClaim(k store.Key, fp, tok string, now time.Time) *Claim {
+	c := &Claim{s: s, key: k, fp: fp, token: tok, created: now, stop: make(chan struct{})}
 	s.mu.Lock()
 	if old, ok := s.held[k]; ok { // a lapsed claim of ours was taken over
 		close(old)
@@ -248,6 +250,28 @@ func (s *Service) newClaim(k store.Key, tok string, now time.Time) *Claim {
 	c.stopped.Add(1)
 	go c.heartbeat()
 	return c
+}
+
+// RequestID names the claimed request the same way for every run of it:
+// the same principal, key and fingerprint give the same UUID, also when
+// an earlier run's claim was released (it failed) or lapsed (its instance
+// died). A handler that names what it creates with it lets a retry find
+// what an earlier run wrote and did not answer, instead of creating it
+// twice.
+func (c *Claim) RequestID() string { return ids.NameUUID("idempotency", c.key.PK+"\x00"+c.fp) }
+
+type requestIDKey struct{}
+
+// WithRequestID returns ctx carrying a claim's RequestID for the handler.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestIDFrom returns the RequestID of the claim ctx runs under, or ""
+// for a request sent without a key.
+func RequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
 }
 
 // ours is the condition of every write under a claim.

@@ -134,8 +134,11 @@ func ProjectNameProblem(s string) string {
 	return ""
 }
 
+// MsgValidation is the message of every validation_error; details name the fields.
+const MsgValidation = "The request is not valid; see details."
+
 // ValidationError is the 400 validation_error naming each bad field.
 func ValidationError(op string, fields map[string][]string) error {
 	return &errs.Error{Op: op, Kind: errs.Invalid, Code: CodeValidation,
-		Detail: "The request is not valid; see details.", Fields: fields}
+		Detail: MsgValidation, Fields: fields}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"strings"
 	"time"
 
 	"musiccatalog/pkg/catalog"
@@ -296,6 +297,7 @@ func (s *Service) Get(ctx context.Context, clientID, id string) (License, error)
 // Public returns any license by id: the license page is public proof.
 func (s *Service) Public(ctx context.Context, id string) (License, error) {
 	const op = "licensing.Public"
+	id = strings.ToLower(id) // hex: ABC… names the same license as abc… (ids are issued lower case)
 	if !ValidID(id) {
 		return License{}, licenseNotFound(op)
 	}

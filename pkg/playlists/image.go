@@ -148,3 +148,28 @@ func (s *Service) ImageURLs(ctx context.Context, im *Image) (map[string]string, 
 	}
 	return out, nil
 }
+
+// dropUnwrittenImage cleans up after an update with the cover newImage
+// failed. The failure may be ambiguous (a timeout after the store
+// committed the write), and the same upload may be the cover already or
+// have been made the cover by a concurrent request: the record is read
+// again, and newImage is deleted only when it is not the cover. When it
+// is (the write committed after all), the cover it replaced, old, goes
+// instead. If the record cannot be read, nothing is deleted: an orphaned
+// blob costs storage, a deleted cover breaks the playlist.
+func (s *Service) dropUnwrittenImage(ctx context.Context, playlistID string, newImage, old *Image) {
+	ctx = context.WithoutCancel(ctx)
+	p, err := s.load(ctx, playlistID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		// Deleted meanwhile: its Delete removed the cover it had.
+		s.deleteImage(ctx, newImage)
+	case err != nil:
+		s.log.Warn("cover image kept: the playlist could not be read after a failed update",
+			"playlist", playlistID, "key", newImage.Large, "err", err)
+	case p.Image == nil || p.Image.Large != newImage.Large:
+		s.deleteImage(ctx, newImage)
+	case old != nil && old.Large != newImage.Large:
+		s.deleteImage(ctx, old)
+	}
+}

@@ -144,6 +144,13 @@ type mutation struct {
 	extra func(before, after *Playlist) []store.TxOp
 }
 
+// retryable reports whether a write failed without writing anything
+// because of a concurrent one: a condition on the state it read, or a
+// transaction that kept colliding (store.ErrContention).
+func retryable(err error) bool {
+	return errors.Is(err, store.ErrConditionFailed) || errors.Is(err, store.ErrContention)
+}
+
 // mutate applies m to playlist first (as the caller just read it) with an
 // optimistic version check, re-reading and retrying with jittered backoff
 // when a concurrent writer got there first. It returns the playlist as
@@ -181,11 +188,12 @@ func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Pla
 		if err == nil {
 			return after, nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) {
+		if !retryable(err) {
 			return nil, errs.Wrap(op, err)
 		}
-		// Lost the race: wait a little (random, growing) and redo the
-		// change on the new version.
+		// Lost the race (or the transaction kept colliding with others on
+		// the same record, and wrote nothing): wait a little (random,
+		// growing) and redo the change on the current version.
 		sleep := time.Duration(rand.Int64N(int64(backoff))) + time.Millisecond/2
 		select {
 		case <-ctx.Done():

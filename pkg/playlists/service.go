@@ -15,6 +15,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
@@ -110,6 +111,13 @@ type CreateInput struct {
 	Name        string
 	Description string
 	Items       ItemsInput
+	// RequestID, when set, names this create the same way for every
+	// retry of it (idempotency.Claim.RequestID, from the request's
+	// Idempotency-Key): it becomes the playlist's id, so a retry whose
+	// first attempt wrote the playlist but lost its answer (a crash, a
+	// timeout, an error after the write) returns that playlist instead of
+	// creating a second one.
+	RequestID string
 }
 
 // Create makes a private playlist owned by the caller, with the items
@@ -135,15 +143,23 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 	if err != nil {
 		return View{}, ItemsResult{}, err
 	}
-	p := &Playlist{ID: s.ids.UUID(), ClientID: c.ClientID, Owner: c.User, Name: name,
-		Description: in.Description, Items: []Item{}, Collaborators: []Collaborator{}}
-	p.CreatedAt = s.clock.Now().UTC()
-	p.UpdatedAt = p.CreatedAt
 	res := ItemsResult{Skipped: skipped, Duplicated: []string{}}
-	p.Items, res.Added, res.Duplicated = appendNew(p.Items, refs, lengths, res.Duplicated)
-	if len(p.Items) > MaxItems {
+	var items []Item
+	items, res.Added, res.Duplicated = appendNew([]Item{}, refs, lengths, res.Duplicated)
+	if len(items) > MaxItems {
 		return View{}, ItemsResult{}, tooManyItems(op)
 	}
+	id, prior, err := s.createID(ctx, c, in.RequestID)
+	if err != nil {
+		return View{}, ItemsResult{}, err
+	}
+	if prior != nil {
+		return View{prior, PermOwner}, res, nil
+	}
+	p := &Playlist{ID: id, ClientID: c.ClientID, Owner: c.User, Name: name,
+		Description: in.Description, Items: items, Collaborators: []Collaborator{}}
+	p.CreatedAt = s.clock.Now().UTC()
+	p.UpdatedAt = p.CreatedAt
 	base := Slugify(name)
 	for attempt := 0; ; attempt++ {
 		slug, err := s.freeSlug(ctx, c.User.ID, base)
@@ -162,11 +178,42 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if err == nil {
 			return View{p, PermOwner}, res, nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) || attempt == 20 {
+		if !retryable(err) || attempt == 20 {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
-		// Another create of the same name took the slug: pick again.
+		if p.ID == in.RequestID {
+			// Another run of this very request may have written it.
+			if p.ID, prior, err = s.createID(ctx, c, in.RequestID); err != nil {
+				return View{}, ItemsResult{}, err
+			}
+			if prior != nil {
+				return View{prior, PermOwner}, res, nil
+			}
+		}
+		// Another create of the same name took the slug (or collided with
+		// this one and nothing was written): pick again.
 	}
+}
+
+// createID is the id of a new playlist: requestID when set, else a fresh
+// one. When an earlier run of the same request (the caller's, within
+// idempotency.Retention) already wrote the playlist requestID names, that
+// playlist comes back as prior; one that is not (a key reused much
+// later) leaves the new playlist a fresh id.
+func (s *Service) createID(ctx context.Context, c Caller, requestID string) (string, *Playlist, error) {
+	if requestID == "" {
+		return s.ids.UUID(), nil, nil
+	}
+	p, err := s.load(ctx, requestID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return requestID, nil, nil
+	case err != nil:
+		return "", nil, err
+	case p.Owner.ID == c.User.ID && s.clock.Now().Sub(p.CreatedAt) < idempotency.Retention:
+		return requestID, p, nil
+	}
+	return s.ids.UUID(), nil, nil
 }
 
 // freeSlug returns base, or base-2, base-3, ... whichever the owner has
@@ -189,12 +236,17 @@ func (s *Service) freeSlug(ctx context.Context, ownerID, base string) (string, e
 	return pickSlug(base, taken), nil
 }
 
+// msgNotUTF8 refuses text that is not UTF-8 (a multipart field can carry any bytes).
+const msgNotUTF8 = "Must be UTF-8 text."
+
 func checkName(name string, required bool) string {
 	switch {
 	case name == "" && required:
 		return "This field is required."
-	case name == "":
+	case strings.TrimSpace(name) == "":
 		return "This field may not be blank."
+	case !utf8.ValidString(name):
+		return msgNotUTF8
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return "Ensure this field has no more than " + strconv.Itoa(MaxNameLength) + " characters."
 	}
@@ -202,6 +254,9 @@ func checkName(name string, required bool) string {
 }
 
 func checkDescription(d string) string {
+	if !utf8.ValidString(d) {
+		return msgNotUTF8
+	}
 	if utf8.RuneCountInString(d) > MaxDescription {
 		return "Ensure this field has no more than " + strconv.Itoa(MaxDescription) + " characters."
 	}
@@ -294,7 +349,9 @@ type UpdateInput struct {
 }
 
 // Update changes name, description and cover (owner and collaborators).
-// The slug never changes, so the playlist's url keeps working.
+// The slug never changes, so the playlist's url keeps working. An update
+// that sends no field, or only the values the playlist has, writes
+// nothing and returns the playlist as it is (updated_at unchanged).
 func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateInput) (View, error) {
 	const op = "playlists.Update"
 	bad := map[string][]string{}
@@ -321,8 +378,8 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		return View{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	v, err := s.Get(ctx, c, slug)
-	if err != nil {
-		return View{}, err
+	if err != nil || (in.Name == nil && in.Description == nil && img == nil) {
+		return v, err // no field sent: nothing to write, updated_at stays
 	}
 	var newImage *Image
 	if img != nil {
@@ -338,21 +395,25 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		if p.PermissionOf(c.User.ID) == "" {
 			return notFound(op)
 		}
-		if in.Name != nil {
-			p.Name = name
+		changed := false
+		if in.Name != nil && p.Name != name {
+			p.Name, changed = name, true
 		}
-		if in.Description != nil {
-			p.Description = *in.Description
+		if in.Description != nil && p.Description != *in.Description {
+			p.Description, changed = *in.Description, true
 		}
 		oldImage = nil
-		if newImage != nil {
-			oldImage, p.Image = p.Image, newImage
+		if newImage != nil && (p.Image == nil || *p.Image != *newImage) {
+			oldImage, p.Image, changed = p.Image, newImage, true
+		}
+		if !changed {
+			return errUnchanged // the same values again (a retry): updated_at stays
 		}
 		return nil
 	}})
 	if err != nil {
-		if newImage != nil && (v.Image == nil || v.Image.Large != newImage.Large) {
-			s.deleteImage(ctx, newImage) // not when it is the cover already (same upload again)
+		if newImage != nil {
+			s.dropUnwrittenImage(ctx, v.ID, newImage, oldImage)
 		}
 		return View{}, err
 	}
@@ -385,7 +446,7 @@ func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 			s.deleteImage(ctx, v.Image)
 			return nil
 		}
-		if !errors.Is(err, store.ErrConditionFailed) {
+		if !retryable(err) {
 			return errs.Wrap(op, err)
 		}
 	}

@@ -194,11 +194,31 @@ func (c *Counter) GiveBack(ctx context.Context, scope, subject string, w Window,
 	if err != nil {
 		return err
 	}
-	_, err = c.st.Update(ctx, store.Quotas, r.key, store.Update{Add: map[string]int64{usedAttr: -1}}, store.AttrExists(usedAttr))
+	u, cond := giveBackUpdate()
+	_, err = c.st.Update(ctx, store.Quotas, r.key, u, cond)
 	if err != nil && !errors.Is(err, store.ErrConditionFailed) {
 		return fmt.Errorf("quota: give back: %w", err)
 	}
 	return nil
+}
+
+// GiveBackOp returns a transaction op that gives back the unit a take at
+// time now took, so the unit comes back in the same write as the change
+// that earns it back (never twice, never lost to a crash in between).
+// The op's condition fails when the window's counter is gone (expired):
+// there is nothing left to give back, and the caller writes its change
+// alone.
+func (c *Counter) GiveBackOp(scope, subject string, w Window, now time.Time) store.TxOp {
+	r, err := ref(scope, subject, w, 0, now)
+	if err != nil {
+		return store.TxOp{Table: store.Quotas} // invalid: the transaction fails with store.ErrInvalid
+	}
+	u, cond := giveBackUpdate()
+	return store.TxUpdate(store.Quotas, r.key, u, cond)
+}
+
+func giveBackUpdate() (store.Update, store.Condition) {
+	return store.Update{Add: map[string]int64{usedAttr: -1}}, store.AttrExists(usedAttr)
 }
 
 func (c *Counter) exceeded(ctx context.Context, r counterRef) (Usage, error) {

@@ -2,6 +2,7 @@ package recognition
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -79,20 +80,78 @@ func (h *outsideHit) same(o *outsideHit) bool {
 
 // sample is one request to the outside tier and its answer.
 type sample struct {
-	FromMs, ToMs int64 // the sample's window of the video
-	Hit          *outsideHit
-	Failed       bool // no answer after the retries: no evidence either way
+	FromMs int64       `json:"from_ms"` // the sample's window of the video
+	ToMs   int64       `json:"to_ms"`
+	Hit    *outsideHit `json:"hit,omitempty"`
+	Failed bool        `json:"-"` // no answer after the retries: no evidence either way
 	// SongStartMs and SongEndMs place the named recording on the video's
 	// clock (from the service's play offset and duration); set when Timed.
-	SongStartMs, SongEndMs int64
-	Timed, HasEnd          bool
+	SongStartMs int64 `json:"song_start_ms,omitempty"`
+	SongEndMs   int64 `json:"song_end_ms,omitempty"`
+	Timed       bool  `json:"timed,omitempty"`
+	HasEnd      bool  `json:"has_end,omitempty"`
+}
+
+// maxHeardBytes bounds the answers kept on the job item while External
+// runs (DynamoDB items hold 400 KB, shared with the timeline): at the
+// default budget they take a few KB; answers past the bound are used but
+// not kept, so a retry would ask for those again.
+const maxHeardBytes = 64 << 10
+
+// heardSamples are the answers External received so far, kept on the job
+// (attrHeard) as they arrive: a task that fails partway (the service went
+// down, the Lambda timed out) and is retried asks only for the windows
+// still unanswered, since every request is billed.
+type heardSamples struct {
+	s    *Service
+	job  string
+	list []sample
+}
+
+// lookup returns the stored answer for window w (none on a nil h).
+func (h *heardSamples) lookup(w [2]int64) (sample, bool) {
+	if h == nil {
+		return sample{}, false
+	}
+	for _, x := range h.list {
+		if x.FromMs == w[0] && x.ToMs == w[1] {
+			return x, true
+		}
+	}
+	return sample{}, false
+}
+
+// keep stores answer x with the others; errInactive when the job ended.
+// Another store failure is logged and not returned: the answer is still
+// used by this run, only a retry would ask for it again. A nil h keeps
+// nothing.
+func (h *heardSamples) keep(ctx context.Context, x sample) error {
+	if h == nil {
+		return nil
+	}
+	list := append(slices.Clip(h.list), x)
+	body, err := json.Marshal(list)
+	if err != nil || len(body) > maxHeardBytes {
+		return nil
+	}
+	err = h.s.updateActive(ctx, h.job, map[string]any{attrHeard: body})
+	if errors.Is(err, errInactive) {
+		return err
+	}
+	if err != nil {
+		h.s.log.Warn("outside answer not kept", "job", h.job, "from_ms", x.FromMs, "err", err)
+		return nil
+	}
+	h.list = list
+	return nil
 }
 
 func (s sample) midMs() int64 { return (s.FromMs + s.ToMs) / 2 }
 
 // identifyOutside samples the unexplained stretches of r's timeline and
-// returns the parts the answers give them.
-func (s *Service) identifyOutside(ctx context.Context, r *jobRecord) ([]externalResult, error) {
+// returns the parts the answers give them. Windows heard already answered
+// are not sent again; new answers are added to heard (nil: none kept).
+func (s *Service) identifyOutside(ctx context.Context, r *jobRecord, heard *heardSamples) ([]externalResult, error) {
 	var targets []fingerprint.Stretch
 	for _, st := range r.timeline {
 		if st.TrackID == "" && st.EndMs-st.StartMs >= minSegmentMs {
@@ -107,21 +166,28 @@ func (s *Service) identifyOutside(ctx context.Context, r *jobRecord) ([]external
 		if counts[i] == 0 {
 			continue // over the budget: reported unidentified
 		}
-		if pcm.Rate == 0 {
-			var err error
-			if pcm, err = s.sourceAudio(ctx, r.Source); err != nil {
-				return nil, err
-			}
-		}
 		var samples []sample
 		var lastErr error
 		for _, w := range sampleWindows(st.StartMs, st.EndMs, counts[i]) {
+			if smp, ok := heard.lookup(w); ok {
+				samples = append(samples, smp) // answered by an earlier run
+				continue
+			}
+			if pcm.Rate == 0 {
+				var err error
+				if pcm, err = s.sourceAudio(ctx, r.Source); err != nil {
+					return nil, err
+				}
+			}
 			smp, err := s.identifySample(ctx, pcm, w)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			if err == nil {
 				failedInRow = 0
+				if err := heard.keep(ctx, smp); err != nil {
+					return nil, err
+				}
 			} else {
 				s.log.Warn("outside sample failed", "job", r.ID, "from_ms", w[0], "err", err)
 				lastErr = err

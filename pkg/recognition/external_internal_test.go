@@ -130,7 +130,7 @@ func (w *outsideWorld) run(t *testing.T, pcm audio.PCM, budget int, fail func(n 
 	s := &Service{blob: bs, outside: acr, log: slog.New(slog.DiscardHandler), outsideSamples: budget}
 	r := &jobRecord{Job: Job{ID: "j1", Source: src},
 		timeline: []fingerprint.Stretch{{StartMs: 0, EndMs: int64(pcm.Seconds() * 1000)}}}
-	parts, err := s.identifyOutside(ctx, r)
+	parts, err := s.identifyOutside(ctx, r, nil)
 	return parts, w.requests.Load(), err
 }
 

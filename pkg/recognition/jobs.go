@@ -29,6 +29,7 @@ const (
 	attrFilename    = "filename"
 	attrTimeline    = "timeline"
 	attrExternal    = "external"
+	attrHeard       = "outside_heard" // External's answers so far (heardSamples)
 	attrResult      = "result"
 	attrErrorCode   = "error_code"
 	attrDetail      = "detail"
@@ -49,6 +50,7 @@ type jobRecord struct {
 	external   []externalResult
 	hasTL      bool
 	hasExt     bool
+	heard      []sample
 	recoveries int64
 }
 
@@ -92,6 +94,11 @@ func recordFromItem(id string, it store.Item) (*jobRecord, error) {
 			return nil, fmt.Errorf("job %s: external: %w", id, err)
 		}
 	}
+	if b := it.Bytes(attrHeard); b != nil {
+		if err := json.Unmarshal(b, &r.heard); err != nil {
+			return nil, fmt.Errorf("job %s: outside answers: %w", id, err)
+		}
+	}
 	if b := it.Bytes(attrResult); b != nil {
 		var doc resultDoc
 		if err := json.Unmarshal(b, &doc); err != nil {
@@ -133,29 +140,55 @@ func (s *Service) updateActive(ctx context.Context, id string, set map[string]an
 // finalize ends an active job: status, its attributes, the expiry, and
 // off the active index, in one conditional write.
 func (s *Service) finalize(ctx context.Context, id string, set map[string]any) (store.Item, error) {
-	now := s.clock.Now()
-	set[attrUpdated] = store.UnixNano(now)
-	set[attrCompleted] = store.UnixNano(now)
-	exp := now.Add(s.retention)
-	u := store.Update{
-		Set:       set,
-		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
-		ExpiresAt: &exp,
-	}
-	it, err := s.st.Update(ctx, store.Jobs, jobKey(id), u, store.And(store.Exists(), active()))
+	it, err := s.st.Update(ctx, store.Jobs, jobKey(id), s.endUpdate(set), store.And(store.Exists(), active()))
 	if errors.Is(err, store.ErrConditionFailed) {
 		return store.Item{}, errInactive
 	}
 	return it, err
 }
 
-// refund gives back the daily quota unit of a job that just ended failed
-// (its submit day's unit): a job that produced no result costs nothing.
-// The caller's conditional write made the job end exactly once, so the
-// unit comes back at most once; a crash between the two keeps it taken.
-func (s *Service) refund(ctx context.Context, job store.Item) {
-	client, created := job.Str(attrClient), job.Time(attrCreated)
-	if err := s.quota.GiveBack(context.WithoutCancel(ctx), QuotaScope, client, quota.Daily, created); err != nil {
-		s.log.Error("giving back the quota unit of a failed job", "job", job.PK, "err", err)
+// endUpdate is the write that ends a job with set.
+func (s *Service) endUpdate(set map[string]any) store.Update {
+	now := s.clock.Now()
+	set[attrUpdated] = store.UnixNano(now)
+	set[attrCompleted] = store.UnixNano(now)
+	exp := now.Add(s.retention)
+	return store.Update{
+		Set:       set,
+		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal, attrHeard},
+		ExpiresAt: &exp,
 	}
+}
+
+// endRefunded ends the job with set when cond holds and gives back its
+// daily quota unit (its submit day's) in the same transaction: a job
+// that produced no result costs nothing, the conditional write makes the
+// unit come back at most once, and no crash between two writes can keep
+// it taken. errInactive when cond does not hold.
+func (s *Service) endRefunded(ctx context.Context, id string, set map[string]any, cond store.Condition) error {
+	it, err := s.st.Get(ctx, store.Jobs, jobKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return errInactive
+	}
+	if err != nil {
+		return err
+	}
+	client, created := it.Str(attrClient), it.Time(attrCreated)
+	u := s.endUpdate(set)
+	// The client and submit time pin the counter the unit goes back to.
+	jobCond := store.And(store.Exists(), cond, store.Equals(attrClient, client), store.Equals(attrCreated, store.UnixNano(created)))
+	err = s.st.Transact(ctx, []store.TxOp{
+		store.TxUpdate(store.Jobs, jobKey(id), u, jobCond),
+		s.quota.GiveBackOp(QuotaScope, client, quota.Daily, created),
+	})
+	if !errors.Is(err, store.ErrConditionFailed) {
+		return err
+	}
+	// The job changed meanwhile, or its day's counter has expired (then
+	// there is nothing to give back): end it alone if it still may be.
+	_, err = s.st.Update(ctx, store.Jobs, jobKey(id), u, store.And(store.Exists(), cond))
+	if errors.Is(err, store.ErrConditionFailed) {
+		return errInactive
+	}
+	return err
 }

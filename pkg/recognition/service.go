@@ -191,6 +191,10 @@ func (s *Service) DailyCap(c identity.Client) int64 {
 	return s.dailyCap
 }
 
+// submitAttempts bounds how often Submit retries its transaction when it
+// keeps colliding with concurrent ones (store.ErrContention).
+const submitAttempts = 4
+
 // Submit creates a queued job for src and starts its pipeline. The daily
 // quota unit is taken in the same transaction that creates the job, so
 // concurrent submits never exceed the cap and a failed creation takes
@@ -219,7 +223,16 @@ func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceR
 		ExpiresAt: now.Add(pendingTTL),
 	}
 	take, _ := s.quota.TakeOp(QuotaScope, p.Client.ID, quota.Daily, cap, now)
-	err := s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, store.NotExists())})
+	var err error
+	for range submitAttempts {
+		// Every submit of a client updates its one counter: under a burst
+		// the transactions collide and the store's own retries may run out.
+		// Nothing was written then, so the same write is tried again.
+		if err = s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, store.NotExists())}); !errors.Is(err, store.ErrContention) {
+			break
+		}
+		s.log.Warn("recognition submit contended; retrying", "client", p.Client.ID, "err", err)
+	}
 	if errors.Is(err, store.ErrConditionFailed) {
 		if qerr := s.quota.Exceeded(ctx, QuotaScope, p.Client.ID, quota.Daily, cap, now); qerr != nil {
 			return Job{}, fmt.Errorf("%s: %w", op, qerr)
@@ -274,44 +287,62 @@ func (s *Service) Get(ctx context.Context, clientID, jobID string) (Job, error) 
 			return Job{}, errs.Wrap(op, err)
 		}
 	}
+	if r.Status == StatusQueued && r.Progress == nil {
+		s.restartUnstarted(ctx, r)
+	}
 	return r.Job, nil
+}
+
+// restartUnstarted starts the workflow of a job still queued with no
+// progress past workflow.StartGrace: a crash between Submit's write and
+// its Start left it so (the first task records its progress at once).
+// The execution name is the job id, so a job whose pipeline did begin is
+// not run twice; its quota unit was taken once, by Submit. A failure is
+// logged: the next poll tries again, and the stale timeout still ends a
+// job that never runs.
+func (s *Service) restartUnstarted(ctx context.Context, r *jobRecord) {
+	started, err := workflow.Restart(ctx, s.st, s.wf, s.clock.Now(), workflow.Stalled{
+		Table: store.Jobs, Key: jobKey(r.ID),
+		While: store.And(store.Equals(attrStatus, StatusQueued), store.AttrNotExists(attrProgress)),
+		Since: r.updatedAt, Machine: Machine, Name: r.ID, Input: TaskInput{JobID: r.ID},
+	})
+	if err != nil {
+		s.log.Error("restarting an unstarted recognition job", "job", r.ID, "err", err)
+	} else if started {
+		s.log.Warn("recognition job was not started; started its pipeline again", "job", r.ID, "created", r.CreatedAt)
+	}
 }
 
 // failStale fails r unless its pipeline wrote in the meantime.
 func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 	s.log.Warn("failing a stale recognition job", "job", r.ID, "status", r.Status, "updated", r.updatedAt)
-	now := s.clock.Now()
-	exp := now.Add(s.retention)
-	it, err := s.st.Update(ctx, store.Jobs, jobKey(r.ID), store.Update{
-		Set: map[string]any{attrStatus: StatusFailed, attrErrorCode: CodeTimeout, attrDetail: detailTimeout,
-			attrUpdated: store.UnixNano(now), attrCompleted: store.UnixNano(now)},
-		Remove:    []string{attrProgress, attrActivePK, attrActiveSK, attrTimeline, attrExternal},
-		ExpiresAt: &exp,
-	}, store.And(store.Equals(attrStatus, r.Status), store.Equals(attrUpdated, store.UnixNano(r.updatedAt))))
-	if errors.Is(err, store.ErrConditionFailed) {
+	err := s.endRefunded(ctx, r.ID,
+		map[string]any{attrStatus: StatusFailed, attrErrorCode: CodeTimeout, attrDetail: detailTimeout},
+		store.And(store.Equals(attrStatus, r.Status), store.Equals(attrUpdated, store.UnixNano(r.updatedAt))))
+	if errors.Is(err, errInactive) {
 		return nil
-	}
-	if err == nil {
-		s.refund(ctx, it)
 	}
 	return err
 }
 
 // Fail ends an active job as failed with an error code (see the package
 // doc) and a client-facing detail. A job already completed or failed is
-// left as it is. The quota unit comes back unless the input was at fault
-// (InputError): the work was done, and a free retry of a file that cannot
-// be read would let anyone decode without limit.
+// left as it is. The quota unit comes back, in the same write, unless the
+// input was at fault (InputError): the work was done, and a free retry of
+// a file that cannot be read would let anyone decode without limit.
 func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) error {
-	it, err := s.finalize(ctx, jobID, map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail})
+	set := map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail}
+	var err error
+	if InputError(errorCode) {
+		_, err = s.finalize(ctx, jobID, set)
+	} else {
+		err = s.endRefunded(ctx, jobID, set, active())
+	}
 	if errors.Is(err, errInactive) {
 		return nil
 	}
 	if err == nil {
 		s.log.Info("recognition job failed", "job", jobID, "error_code", errorCode)
-		if !InputError(errorCode) {
-			s.refund(ctx, it)
-		}
 	}
 	return err
 }

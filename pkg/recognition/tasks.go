@@ -119,6 +119,12 @@ func (s *Service) Match(ctx context.Context, jobID string) error {
 	if r == nil || err != nil {
 		return err
 	}
+	if r.hasTL {
+		// Done by an earlier run. Matching again could give another
+		// timeline (a newer catalog) than the one External's stored
+		// answers were asked for.
+		return nil
+	}
 	if ok, err := s.begin(ctx, jobID, ProgressMatching); !ok {
 		return err
 	}
@@ -161,9 +167,15 @@ func (s *Service) External(ctx context.Context, jobID string) error {
 	if !r.hasTL {
 		return errors.New("recognition: external before match")
 	}
-	results, err := s.identifyOutside(ctx, r)
+	if r.hasExt {
+		// A retry after the result was stored (a timeout or a lost answer
+		// of the previous run, or a resumed pipeline): every sample is a
+		// billed request, so the stored answers stand.
+		return nil
+	}
+	results, err := s.identifyOutside(ctx, r, &heardSamples{s: s, job: jobID, list: r.heard})
 	if err != nil {
-		return err
+		return ignoreInactive(err)
 	}
 	body, err := json.Marshal(results)
 	if err != nil {

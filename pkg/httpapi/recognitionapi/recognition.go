@@ -28,6 +28,10 @@ const (
 const msgRecognitionSize = "File size cannot exceed 100 MB."
 const msgExactlyOne = "Provide exactly one of `file` or `storage_key`."
 
+// msgKeyInMultipart answers a multipart submit with a storage_key field:
+// the spec's text for both/neither, and where the key goes instead.
+const msgKeyInMultipart = msgExactlyOne + " A `storage_key` is sent in a JSON body (Content-Type: application/json); a multipart form carries only `file`."
+
 // Service is what the recognition endpoints need; *recognition.Service
 // implements it.
 type Service interface {
@@ -44,8 +48,16 @@ type API struct {
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", httpapi.MaxJSONBody, a.recognitionUploadURL)
-	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit)))
+	rt.Handle("POST /api/v4/video-recognition/", httpapi.SelfLimitedBody,
+		httpapi.AuthFirst(a.submitter, recognitionUploads.Bounded(a.Idempotent(a.recognitionSubmit))))
 	rt.Handle("GET /api/v4/video-recognition/{job_id}/", httpapi.NoBody, a.recognitionPoll)
+}
+
+// submitter is the authentication rule of submit (§5), checked before
+// the body's size.
+func (a *API) submitter(r *http.Request) error {
+	_, err := a.Partner(r, identity.ScopeComplianceCheck)
+	return err
 }
 
 // recognitionUploads is the presigned-upload flow of §4.5.
@@ -89,7 +101,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		if uploaded { // nothing will use the file: do not leave it behind
 			_ = a.Blob.Delete(r.Context(), src.Key)
 		}
-		return quotaError(err)
+		return quotaError(err, a.Clock.Now())
 	}
 	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
 	return nil
@@ -103,7 +115,6 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 		return recognition.SourceRef{}, errs.E(op, errs.Invalid, httpapi.MsgMalformedMultipart)
 	}
 	var src recognition.SourceRef
-	sawKey := false
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -114,8 +125,9 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, err)
 		}
 		switch part.FormName() {
-		case "storage_key":
-			sawKey = true
+		case "storage_key": // never stored: the file (before or after it) is not wanted
+			a.discard(r, src)
+			return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgKeyInMultipart)
 		case "file":
 			if src.Key != "" {
 				a.discard(r, src)
@@ -130,7 +142,7 @@ func (a *API) receiveRecognitionFile(r *http.Request, clientID string) (recognit
 			return recognition.SourceRef{}, recognitionUploads.BodyFault(op, err)
 		}
 	}
-	if (src.Key != "") == sawKey {
+	if src.Key == "" {
 		a.discard(r, src)
 		return recognition.SourceRef{}, errs.E(op, errs.Invalid, msgExactlyOne)
 	}
@@ -223,13 +235,13 @@ type quotaExceededBody struct {
 	ResetsAt  string `json:"resets_at"`
 }
 
-func quotaError(err error) error {
+func quotaError(err error, now time.Time) error {
 	var qe *quota.ExceededError
 	if !errors.As(err, &qe) {
 		return err
 	}
 	u := qe.Usage
-	in := time.Until(u.ResetsAt).Round(time.Second)
+	in := max(u.ResetsAt.Sub(now).Round(time.Second), time.Second) // the injected clock, as the quota's; never a past reset
 	return &errs.Error{Op: "httpapi.quota", Kind: errs.RateLimited, RetryAfter: in, Err: err,
 		Body: quotaExceededBody{
 			Detail:    "Daily recognition quota reached. Try again after the reset.",

@@ -53,7 +53,8 @@ type API struct {
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST "+soundtrackPath+"upload-url/", httpapi.MaxJSONBody, a.soundtrackUploadURL)
-	rt.Handle("POST "+soundtrackPath, httpapi.SelfLimitedBody, soundtrackUploads.Bounded(a.Idempotent(a.soundtrackCreate)))
+	rt.Handle("POST "+soundtrackPath, httpapi.SelfLimitedBody,
+		httpapi.AuthFirst(a.uploader, soundtrackUploads.Bounded(a.Idempotent(a.soundtrackCreate))))
 	rt.Handle("GET "+soundtrackPath+"{id}/", httpapi.NoBody, a.soundtrackRetrieve)
 	rt.Handle("POST "+soundtrackPath+"{id}/download/", httpapi.MaxJSONBody, a.soundtrackRender)
 	rt.Handle("GET "+soundtrackPath+"{id}/download/{key}/", httpapi.NoBody, a.soundtrackRenderLink)
@@ -118,6 +119,13 @@ type createForm struct {
 	hasFile   bool
 	storage   *string
 	publicErr bool
+}
+
+// uploader is the authentication rule of create (any valid token),
+// checked before the body's size.
+func (a *API) uploader(r *http.Request) error {
+	_, err := a.Authenticated(r)
+	return err
 }
 
 func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
@@ -193,6 +194,7 @@ func (s *Service) answer(ctx context.Context, key string, v soundtrack.Video, pa
 			}
 			return Result{}, errRaced // now failed: answered below
 		}
+		s.restartUnstarted(ctx, key, build, it.Time(attrStarted))
 		sending := it.Str(attrEmailTo) != ""
 		if emailTo != "" && !sending {
 			_, err := s.cfg.Store.Update(ctx, store.Jobs, recordKey(key), store.Update{
@@ -252,6 +254,28 @@ func (s *Service) start(ctx context.Context, key string, v soundtrack.Video, par
 	}
 	s.log.Info("render started", slog.String("key", key), slog.String("build", build), slog.String("video", v.ID))
 	return Result{SendEmail: emailTo != ""}, nil
+}
+
+// restartUnstarted starts the execution of a build still building past
+// workflow.StartGrace again: a crash between start's write and its Start
+// left it without one. The execution name is the build id and the input
+// the first start's, so a running or finished execution is not run again
+// (Build is a no-op for a build no longer building, and mails once). A
+// failure is logged; BuildDeadline still ends a build that never runs.
+func (s *Service) restartUnstarted(ctx context.Context, key, build string, started time.Time) {
+	if s.cfg.Workflow == nil {
+		return
+	}
+	ok, err := workflow.Restart(ctx, s.cfg.Store, s.cfg.Workflow, s.cfg.Clock.Now(), workflow.Stalled{
+		Table: store.Jobs, Key: recordKey(key),
+		While: store.And(store.Equals(attrStatus, StatusBuilding), store.Equals(attrBuild, build)), Since: started,
+		Machine: Machine, Name: build, Input: TaskInput{Key: key, BuildID: build},
+	})
+	if err != nil {
+		s.log.Error("render: restarting a build", slog.String("key", key), slog.Any("error", err))
+	} else if ok {
+		s.log.Warn("render: build was not running; started its execution again", slog.String("key", key), slog.String("build", build))
+	}
 }
 
 // drop deletes the record of build (not a newer one).
