@@ -201,19 +201,21 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 // playlist comes back as prior; one that is not (a key reused much
 // later) leaves the new playlist a fresh id.
 func (s *Service) createID(ctx context.Context, c Caller, requestID string) (string, *Playlist, error) {
-	if requestID == "" {
-		return s.ids.UUID(), nil, nil
+	id, prior, err := idempotency.CreateID(ctx, requestID, c.User.ID, s.clock.Now(), s.ids.UUID,
+		func(ctx context.Context, id string) (*Playlist, idempotency.Earlier, bool, error) {
+			p, err := s.load(ctx, id)
+			if errs.Is(err, errs.NotFound) {
+				return nil, idempotency.Earlier{}, false, nil
+			}
+			if err != nil {
+				return nil, idempotency.Earlier{}, false, err
+			}
+			return p, idempotency.Earlier{Owner: p.Owner.ID, Created: p.CreatedAt}, true, nil
+		})
+	if prior != nil {
+		return id, *prior, err
 	}
-	p, err := s.load(ctx, requestID)
-	switch {
-	case errs.Is(err, errs.NotFound):
-		return requestID, nil, nil
-	case err != nil:
-		return "", nil, err
-	case p.Owner.ID == c.User.ID && s.clock.Now().Sub(p.CreatedAt) < idempotency.Retention:
-		return requestID, p, nil
-	}
-	return s.ids.UUID(), nil, nil
+	return id, nil, err
 }
 
 // freeSlug returns base, or base-2, base-3, ... whichever the owner has

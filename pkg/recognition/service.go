@@ -16,6 +16,7 @@ import (
 	"musiccatalog/pkg/catalog/fpindex"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/outside"
@@ -199,6 +200,15 @@ const submitAttempts = 4
 // quota unit is taken in the same transaction that creates the job, so
 // concurrent submits never exceed the cap and a failed creation takes
 // nothing; over the cap it returns a wrapped *quota.ExceededError.
+//
+// Under an Idempotency-Key (idempotency.RequestIDFrom(ctx)) the job is
+// named by the request's RequestID, so a retry whose first run wrote the
+// job but lost its answer (an error after the write, a crash) returns
+// that job as it is now (started, if still queued) and takes no second
+// unit: its Source tells the caller that src was not used. A job of the request whose pipeline never
+// started (CodeStartFailed: the run answered 503 and gave its unit back)
+// is not returned: the retry submits it again in place, with src and a
+// new unit, so however many runs of the request there are, it has one job.
 func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceRef) (Job, error) {
 	const op = "recognition.Submit"
 	if p == nil || p.Client.ID == "" {
@@ -207,10 +217,48 @@ func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceR
 	if src.Key == "" {
 		return Job{}, errs.E(op, errs.Invalid, "Provide exactly one of `file` or `storage_key`.")
 	}
+	requestID := idempotency.RequestIDFrom(ctx)
+	for attempt := 0; ; attempt++ {
+		job, retry, err := s.submit(ctx, p, src, requestID)
+		if !retry || attempt == 1 {
+			return job, err
+		}
+		// Another run of this very request wrote the job meanwhile (a
+		// lapsed claim): what it wrote decides.
+	}
+}
+
+// submit is one Submit; retry when the job's write found its id taken by
+// another run of the same request.
+func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceRef, requestID string) (job Job, retry bool, err error) {
+	const op = "recognition.Submit"
 	now := s.clock.Now()
+	id, prior, err := idempotency.CreateID(ctx, requestID, p.Client.ID, now, s.ids.UUID, s.earlierJob)
+	if err != nil {
+		return Job{}, false, errs.Wrap(op, err)
+	}
+	create := store.NotExists()
+	if prior != nil {
+		if !neverStarted(prior) {
+			s.log.Info("recognition submit retried; returning the job it created", "job", prior.ID, "status", prior.Status)
+			if prior.Status == StatusQueued && prior.Progress == nil {
+				// The earlier run may have stopped before its Start; the
+				// execution name is the job id, so a pipeline that did
+				// begin is not run twice. A failure is left to the polls'
+				// restart (restartUnstarted).
+				if err := s.start(ctx, prior.ID); err != nil {
+					s.log.Error("starting a retried submit's job", "job", prior.ID, "err", err)
+				}
+			}
+			return prior.Job, false, nil
+		}
+		// Replace the ended record, only as it was read.
+		create = store.And(store.Exists(), store.Equals(attrStatus, StatusFailed), store.Equals(attrErrorCode, CodeStartFailed),
+			store.Equals(attrCreated, store.UnixNano(prior.CreatedAt)))
+	}
 	cap := s.DailyCap(p.Client)
-	job := Job{
-		ID: s.ids.UUID(), ClientID: p.Client.ID, Status: StatusQueued, CreatedAt: now, Source: src,
+	job = Job{
+		ID: id, ClientID: p.Client.ID, Status: StatusQueued, CreatedAt: now, Source: src,
 	}
 	item := store.Item{
 		Key: jobKey(job.ID),
@@ -223,23 +271,25 @@ func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceR
 		ExpiresAt: now.Add(pendingTTL),
 	}
 	take, _ := s.quota.TakeOp(QuotaScope, p.Client.ID, quota.Daily, cap, now)
-	var err error
 	for range submitAttempts {
 		// Every submit of a client updates its one counter: under a burst
 		// the transactions collide and the store's own retries may run out.
 		// Nothing was written then, so the same write is tried again.
-		if err = s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, store.NotExists())}); !errors.Is(err, store.ErrContention) {
+		if err = s.st.Transact(ctx, []store.TxOp{take, store.TxPut(store.Jobs, item, create)}); !errors.Is(err, store.ErrContention) {
 			break
 		}
 		s.log.Warn("recognition submit contended; retrying", "client", p.Client.ID, "err", err)
 	}
 	if errors.Is(err, store.ErrConditionFailed) {
+		if id == requestID && s.rewritten(ctx, id, prior) {
+			return Job{}, true, errs.Wrap(op, err)
+		}
 		if qerr := s.quota.Exceeded(ctx, QuotaScope, p.Client.ID, quota.Daily, cap, now); qerr != nil {
-			return Job{}, fmt.Errorf("%s: %w", op, qerr)
+			return Job{}, false, fmt.Errorf("%s: %w", op, qerr)
 		}
 	}
 	if err != nil {
-		return Job{}, errs.Wrap(op, err)
+		return Job{}, false, errs.Wrap(op, err)
 	}
 	job.Source.ETag = normETag(src.ETag)
 	if err := s.start(ctx, job.ID); err != nil {
@@ -248,9 +298,35 @@ func (s *Service) Submit(ctx context.Context, p *identity.Principal, src SourceR
 		if ferr := s.Fail(context.WithoutCancel(ctx), job.ID, CodeStartFailed, detailStartFailed); ferr != nil {
 			s.log.Error("failing an unstarted job", "job", job.ID, "err", ferr)
 		}
-		return Job{}, &errs.Error{Op: op, Kind: errs.Unavailable, Detail: "Recognition is temporarily unavailable; try again shortly.", Err: err}
+		return Job{}, false, &errs.Error{Op: op, Kind: errs.Unavailable, Detail: "Recognition is temporarily unavailable; try again shortly.", Err: err}
 	}
-	return job, nil
+	return job, false, nil
+}
+
+// earlierJob reads the job an earlier run of a request may have written
+// (idempotency.CreateID): its client made it, at its creation time.
+func (s *Service) earlierJob(ctx context.Context, id string) (jobRecord, idempotency.Earlier, bool, error) {
+	r, err := s.loadJob(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return jobRecord{}, idempotency.Earlier{}, false, nil
+	}
+	if err != nil {
+		return jobRecord{}, idempotency.Earlier{}, false, err
+	}
+	return *r, idempotency.Earlier{Owner: r.ClientID, Created: r.CreatedAt}, true, nil
+}
+
+// rewritten reports whether the job named id is no longer as submit read
+// it (prior, nil when there was none): another run wrote it meanwhile.
+func (s *Service) rewritten(ctx context.Context, id string, prior *jobRecord) bool {
+	r, _, found, err := s.earlierJob(ctx, id)
+	return err == nil && found && (prior == nil || !r.CreatedAt.Equal(prior.CreatedAt))
+}
+
+// neverStarted: the job's pipeline could not be started and its unit was
+// given back (Submit answered 503); nothing of it is worth returning.
+func neverStarted(r *jobRecord) bool {
+	return r.Status == StatusFailed && r.ErrorCode == CodeStartFailed
 }
 
 // start starts the job's workflow; the job id is the execution name, so

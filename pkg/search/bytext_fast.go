@@ -10,16 +10,17 @@ import (
 // (issue 15, speed): what lets a request at 10k tracks allocate next to
 // nothing and read compact, catalog-ordered memory.
 
-// candidates returns an empty candidate list with room for every track
+// candidates returns a candidate list's buffer with room for every track
 // (give it back with releaseCandidates).
-func (ix *Index) candidates() []int32 {
+func (ix *Index) candidates() *[]int32 {
 	if b, ok := ix.cands.Get().(*[]int32); ok && cap(*b) >= len(ix.tracks) {
-		return (*b)[:0]
+		return b
 	}
-	return make([]int32, 0, len(ix.tracks))
+	b := make([]int32, 0, len(ix.tracks))
+	return &b
 }
 
-func (ix *Index) releaseCandidates(b []int32) { ix.cands.Put(&b) }
+func (ix *Index) releaseCandidates(b *[]int32) { ix.cands.Put(b) }
 
 // nonZero lists the positions of cnt's non-zero entries, in order, in
 // buf's array (as long as cnt at least). It does not branch on the

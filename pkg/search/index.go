@@ -1,8 +1,6 @@
 package search
 
 import (
-	"cmp"
-	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -279,8 +277,9 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 	}
 	si := int(ix.byID[strings.ToLower(seed.ID)])
 	vec := ix.sim.row(si)
-	scores := ix.cosines(vec, false)
-	defer ix.release(scores)
+	buf := ix.cosines(vec, false)
+	defer ix.release(buf)
+	scores := *buf
 	sh := ix.hot[si]
 	sharesMood := func(c int32) bool { return c != 0 && (c == sh.mood || c == sh.mood2) }
 	for i := range scores {
@@ -330,8 +329,9 @@ func (ix *Index) ByAudio(q AudioQuery, opts Options) (Result, error) {
 	if i, ok := ix.byID[strings.ToLower(q.ExcludeID)]; ok {
 		exclude = int(i)
 	}
-	scores := ix.cosines(vec, true)
-	defer ix.release(scores)
+	buf := ix.cosines(vec, true)
+	defer ix.release(buf)
+	scores := *buf
 	for i := range scores {
 		if i == exclude || isNaN(scores[i]) {
 			scores[i] = nan
@@ -354,24 +354,28 @@ func isNaN(x float32) bool { return x != x }
 // cosine of every analyzed track to vec, NaN for tracks without analysis;
 // with no vec (a seed without analysis) every track gets 0 and metadata
 // decides. raw says vec is not yet weighted (see simIndex.cosines).
-func (ix *Index) cosines(vec []float32, raw bool) []float32 {
-	scores := ix.scratch(len(ix.tracks))
+func (ix *Index) cosines(vec []float32, raw bool) *[]float32 {
+	buf := ix.scratch(len(ix.tracks))
 	if vec == nil || len(vec) != ix.sim.dim || ix.sim.dim == 0 {
-		clear(scores)
-		return scores
+		clear(*buf)
+		return buf
 	}
-	ix.sim.cosines(vec, raw, scores)
-	return scores
+	ix.sim.cosines(vec, raw, *buf)
+	return buf
 }
 
-func (ix *Index) scratch(n int) []float32 {
+// scratch returns a buffer of n floats, not zeroed (give it back with
+// release: the pointer is what the pool holds, so that giving it back
+// allocates nothing).
+func (ix *Index) scratch(n int) *[]float32 {
 	if b, ok := ix.buffers.Get().(*[]float32); ok && len(*b) == n {
-		return *b
+		return b
 	}
-	return make([]float32, n)
+	b := make([]float32, n)
+	return &b
 }
 
-func (ix *Index) release(b []float32) { ix.buffers.Put(&b) }
+func (ix *Index) release(b *[]float32) { ix.buffers.Put(b) }
 
 // tempoTerm scores a candidate's tempo against a reference tempo: inside
 // the tolerance it earns wTempoNear (or wPriority when asked to prioritise);
@@ -402,46 +406,92 @@ func hasVocals(v string) bool {
 // rank keeps the candidates the caller may see and the filters let
 // through, and returns the requested page of them, best first (ties in
 // catalog order). scores has one entry per track, NaN for tracks that are
-// no candidate; cands, when not nil, lists the only positions to look at. Filtering before selecting gives the same page as ranking
+// no candidate; cands, when not nil, lists the only positions to look at.
+// Filtering before selecting gives the same page as ranking
 // everything and filtering afterwards, which is what the contract says,
 // since a track's score does not depend on the other candidates.
 func (ix *Index) rank(opts Options, scores []float32, cands []int32) Result {
+	n := len(scores)
+	if cands != nil {
+		n = len(cands)
+	}
+	p := ix.pager(opts, n)
+	if cands != nil {
+		for _, i := range cands {
+			if p.admits(int(i)) {
+				p.offer(int(i), scores[i])
+			}
+		}
+	} else {
+		for i, s := range scores {
+			if p.admits(i) {
+				p.offer(i, s)
+			}
+		}
+	}
+	return p.result()
+}
+
+// pager is rank's selection of a page: a track the caller may see
+// (visible) and the filters let through (admits) with a score (not NaN)
+// counts in the total and is offered to the page.
+type pager struct {
+	ix      *Index
+	opts    Options
+	offset  int
+	h       topK
+	visible []bool
+	hot     []hotFacets   // set when sung tracks are left out
+	fm      *facetMatcher // nil without filters
+	total   int
+}
+
+// pager starts the page opts asks for, out of at most n candidates.
+func (ix *Index) pager(opts Options, n int) pager {
 	limit := opts.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
 	offset := max(opts.Offset, 0)
-	h := &topK{max: offset + limit}
-	total := 0
-	plain := opts.Filters.empty()
-	fm := ix.matcher(&opts.Filters)
-	visible := ix.visibleTo(opts.Plan)
-	consider := func(i int) {
-		s := scores[i]
-		if isNaN(s) || !visible[i] || (opts.SuppressVocals && ix.hot[i].sung) ||
-			(!plain && !fm.match(i)) {
-			return
-		}
-		total++
-		if len(h.heap) == h.max && float64(s) < h.heap[0].s {
-			return // cannot enter the page: skip the heap
-		}
-		h.offer(scored{int32(i), float64(s)})
+	p := pager{ix: ix, opts: opts, offset: offset, visible: ix.visibleTo(opts.Plan),
+		h: topK{max: offset + limit, heap: make([]scored, 0, min(offset+limit, n))}}
+	if opts.SuppressVocals {
+		p.hot = ix.hot
 	}
-	if cands != nil {
-		for _, i := range cands {
-			consider(int(i))
-		}
-	} else {
-		for i := range scores {
-			consider(i)
-		}
+	if !opts.Filters.empty() {
+		p.fm = ix.matcher(&opts.Filters)
 	}
-	best := h.sorted()
-	res := Result{Total: total, DidYouMean: opts.Filters.didYouMean(ix.known)}
-	if offset < len(best) {
-		for _, c := range best[offset:] {
+	return p
+}
+
+// admits reports whether track i may be on the page whatever its score.
+func (p *pager) admits(i int) bool {
+	return p.visible[i] && (p.hot == nil || !p.hot[i].sung) && (p.fm == nil || p.fm.match(i))
+}
+
+// offer counts an admitted track with score s (NaN: no candidate) and
+// keeps it when it makes the page.
+func (p *pager) offer(i int, s float32) {
+	if isNaN(s) {
+		return
+	}
+	p.total++
+	h := &p.h
+	if len(h.heap) == h.max && float64(s) < h.heap[0].s {
+		return // cannot enter the page: skip the heap
+	}
+	h.offer(scored{int32(i), float64(s)})
+}
+
+// result is the page, best first (ties in catalog order).
+func (p *pager) result() Result {
+	ix, opts := p.ix, &p.opts
+	best := p.h.sorted()
+	res := Result{Total: p.total, DidYouMean: opts.Filters.didYouMean(ix.known)}
+	if p.offset < len(best) {
+		res.Hits = make([]Hit, 0, len(best)-p.offset)
+		for _, c := range best[p.offset:] {
 			t := ix.tracks[c.i]
 			hit := Hit{Track: t, Score: c.s}
 			if opts.Highlights {
@@ -493,33 +543,62 @@ type topK struct {
 	heap []scored
 }
 
-func (h *topK) Len() int           { return len(h.heap) }
-func (h *topK) Less(i, j int) bool { return better(h.heap[j], h.heap[i]) }
-func (h *topK) Swap(i, j int)      { h.heap[i], h.heap[j] = h.heap[j], h.heap[i] }
-func (h *topK) Push(x any)         { h.heap = append(h.heap, x.(scored)) }
-func (h *topK) Pop() any           { x := h.heap[len(h.heap)-1]; h.heap = h.heap[:len(h.heap)-1]; return x }
-
 func (h *topK) offer(c scored) {
 	if len(h.heap) < h.max {
-		heap.Push(h, c)
+		h.heap = append(h.heap, c)
+		h.up(len(h.heap) - 1)
 		return
 	}
 	if h.max > 0 && better(c, h.heap[0]) {
 		h.heap[0] = c
-		heap.Fix(h, 0)
+		h.down(0)
 	}
 }
 
-func (h *topK) sorted() []scored {
-	out := slices.Clone(h.heap)
-	slices.SortFunc(out, func(a, b scored) int {
-		if better(a, b) {
-			return -1
+// up moves entry j towards the top while it is worse than its parent.
+func (h *topK) up(j int) {
+	for j > 0 {
+		p := (j - 1) / 2
+		if !better(h.heap[p], h.heap[j]) {
+			break
 		}
-		if better(b, a) {
+		h.heap[p], h.heap[j] = h.heap[j], h.heap[p]
+		j = p
+	}
+}
+
+// down moves entry j away from the top while a child is worse.
+func (h *topK) down(j int) {
+	n := len(h.heap)
+	for {
+		w := j // the worst of j and its children
+		if l := 2*j + 1; l < n && better(h.heap[w], h.heap[l]) {
+			w = l
+		}
+		if r := 2*j + 2; r < n && better(h.heap[w], h.heap[r]) {
+			w = r
+		}
+		if w == j {
+			return
+		}
+		h.heap[j], h.heap[w] = h.heap[w], h.heap[j]
+		j = w
+	}
+}
+
+// sorted returns the kept candidates best first (better is a total
+// order: positions are distinct), reordering the heap's own array.
+func (h *topK) sorted() []scored {
+	out := h.heap
+	h.heap = nil
+	slices.SortFunc(out, func(a, b scored) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
 			return 1
 		}
-		return cmp.Compare(a.i, b.i)
+		return 0
 	})
 	return out
 }

@@ -70,11 +70,19 @@ func Understand(text string, bpmTol float64) (q Query) {
 	if bpmTol <= 0 {
 		bpmTol = DefaultBPMRange
 	}
-	s := " " + reContraction.ReplaceAllString(strings.ToLower(text), "not") + " "
+	s := strings.ToLower(text)
+	// Each pattern needs a literal part of it in the text (a negated
+	// contraction "n't", "n’t" or "nt"; a tempo "bpm"; a clock time ":"):
+	// text without it cannot match, and need not be run through it.
+	if strings.Contains(s, "nt") || strings.Contains(s, "n't") || strings.Contains(s, "n’t") {
+		s = reContraction.ReplaceAllString(s, "not")
+	}
+	s = " " + s + " "
 	// Tempos, lengths and clock times are figures: text without a digit
 	// has none, and need not be run through the patterns.
 	if strings.ContainsAny(s, "0123456789") {
-		s = reBPMSpan.ReplaceAllStringFunc(s, func(m string) string {
+		bpm := strings.Contains(s, "bpm")
+		s = replaceIf(bpm, reBPMSpan, s, func(m string) string {
 			g := reBPMSpan.FindStringSubmatch(m)
 			a, _ := strconv.ParseFloat(g[1], 64)
 			b, _ := strconv.ParseFloat(g[2], 64)
@@ -83,7 +91,7 @@ func Understand(text string, bpmTol float64) (q Query) {
 			}
 			return " "
 		})
-		s = reBPM.ReplaceAllStringFunc(s, func(m string) string {
+		s = replaceIf(bpm, reBPM, s, func(m string) string {
 			g := reBPM.FindStringSubmatch(m)
 			v, _ := strconv.ParseFloat(g[1]+g[2], 64)
 			if plausibleBPM(v) {
@@ -91,7 +99,7 @@ func Understand(text string, bpmTol float64) (q Query) {
 			}
 			return " "
 		})
-		s = reClock.ReplaceAllStringFunc(s, func(m string) string {
+		s = replaceIf(strings.Contains(s, ":"), reClock, s, func(m string) string {
 			g := reClock.FindStringSubmatch(m)
 			mm, _ := strconv.Atoi(g[1])
 			ss, _ := strconv.Atoi(g[2])
@@ -124,10 +132,20 @@ func Understand(text string, bpmTol float64) (q Query) {
 	defer func() {
 		for k, w := range toks {
 			if !negated[k] {
+				if q.Words == nil {
+					q.Words = make([]string, 0, len(toks)-k)
+				}
 				q.Words = append(q.Words, w)
 			}
 		}
 	}()
+	// The concepts are at most the tokens: one array for them.
+	addGroup := func(g group) {
+		if q.Groups == nil {
+			q.Groups = make([]group, 0, len(toks))
+		}
+		q.Groups = append(q.Groups, g)
+	}
 	for i := 0; i < len(toks); i++ {
 		w := toks[i]
 		two := ""
@@ -182,19 +200,29 @@ func Understand(text string, bpmTol float64) (q Query) {
 				q.Tempo = &r
 			}
 			if c := clusters[w]; c != nil { // "upbeat" is also a mood
-				q.Groups = append(q.Groups, group(c))
+				addGroup(group(c))
 			}
 		case stopwords[w]:
 			q.Generic = q.Generic || generic[w]
 		default:
 			if i+1 < len(toks) && clusters[w+"-"+toks[i+1]] != nil { // "hip hop", "laid back"
-				q.Groups, i = append(q.Groups, concept(w+"-"+toks[i+1])), i+1
+				addGroup(concept(w + "-" + toks[i+1]))
+				i++
 				continue
 			}
-			q.Groups = append(q.Groups, concept(w))
+			addGroup(concept(w))
 		}
 	}
 	return q
+}
+
+// replaceIf is re.ReplaceAllStringFunc(s, f) when the text may match
+// (may), else s.
+func replaceIf(may bool, re *regexp.Regexp, s string, f func(string) string) string {
+	if !may {
+		return s
+	}
+	return re.ReplaceAllStringFunc(s, f)
 }
 
 // reContraction finds a negated copula or "doesn't have" ("isn't",
@@ -234,11 +262,12 @@ func tokens(s string) []string {
 // concept is a word with its cluster (also under its spelling without
 // hyphens: "lo-fi" and "lofi" are one word).
 func concept(w string) group {
-	g := group{{phrase: strings.ReplaceAll(w, "-", " "), weight: 1}}
 	c := clusters[w]
 	if c == nil {
 		c = clusters[strings.ReplaceAll(w, "-", "")]
 	}
+	g := make(group, 1, 1+len(c))
+	g[0] = alt{phrase: strings.ReplaceAll(w, "-", " "), weight: 1}
 	return append(g, c...)
 }
 
@@ -317,14 +346,20 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 		return ix.rank(opts, nil, []int32{}), nil
 	}
 	q = ix.correct(q)
-	scores := ix.scratch(len(ix.tracks))
-	defer ix.release(scores)
+	sbuf := ix.scratch(len(ix.tracks))
+	defer ix.release(sbuf)
+	scores := *sbuf
 	clear(scores)
-	cands := ix.candidates()
-	defer ix.releaseCandidates(cands)
-	matched, ref, err := ix.text.scores(ctx, q.Groups, scores, cands)
-	if err != nil {
-		return Result{}, errs.Wrap(op, err)
+	cbuf := ix.candidates()
+	defer ix.releaseCandidates(cbuf)
+	var tm textMatch
+	var matched []int32
+	if len(q.Groups) > 0 {
+		var err error
+		if tm, err = ix.text.match(ctx, q.Groups, scores); err != nil {
+			return Result{}, errs.Wrap(op, err)
+		}
+		defer ix.text.release(&tm)
 	}
 	excluded, err := ix.text.matches(ctx, q.Exclude)
 	if err != nil {
@@ -336,13 +371,14 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	}
 	var sem []float32
 	if sq != nil && len(sq.dims) > 0 {
-		sem = ix.scratch(len(ix.tracks))
-		defer ix.release(sem)
+		sembuf := ix.scratch(len(ix.tracks))
+		defer ix.release(sembuf)
+		sem = *sembuf
 		ix.sem.scores(ix, sq, sem)
 		if len(q.Groups) > 0 {
 			// Tracks close enough in meaning are candidates too, not
 			// only the literal matches (semMinCandidate).
-			matched = addSemCandidates(sem, scores, matched)
+			matched = tm.withSemCandidates(scores, sem, (*cbuf)[:0])
 		}
 		if len(q.Exclude) > 0 { // after the candidates: a penalty, not a filter
 			if err := ix.negate(ctx, q.Exclude, sem); err != nil {
@@ -350,80 +386,108 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 			}
 		}
 	}
+	if matched == nil && len(q.Groups) > 0 { // no meaning: the literal matches alone
+		matched = tm.list(scores, (*cbuf)[:0])
+	}
 	var best float64
 	for _, d := range matched {
 		best = max(best, float64(scores[d]))
 	}
 	if best > 0 {
-		best = max(best, wTextReference*float64(ref))
+		best = max(best, wTextReference*float64(tm.ref))
 	}
-	qv := vocalsIndex(q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
-	score := func(i int, text float64) (float64, bool) {
-		if excluded != nil && excluded[i] {
-			return 0, false
-		}
-		f := &ix.attrs[i]
-		if q.NoVocals && f.sung() {
-			return 0, false
-		}
-		if q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
-			return 0, false
-		}
-		s := 0.0
-		if best > 0 {
-			s = wText * text / best
-		}
-		if sem != nil {
-			s += wSemantic * float64(sem[i])
-		}
-		if q.Tempo != nil && f.tempo > 0 {
-			switch {
-			case q.Tempo.Contains(f.tempo):
-				s += wAttrTempo
-			case f.tempo >= q.Tempo.Lo-10 && f.tempo <= q.Tempo.Hi+10:
-				s += wAttrTempo / 3
+	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best}
+	ts.vocalsBonus()
+	// Only the tracks the page may hold are scored (rank's selection, with
+	// the filters first: the same page and total).
+	if len(q.Groups) == 0 { // attributes alone: every track is a candidate
+		p := ix.pager(opts, len(scores))
+		for i := range scores {
+			if p.admits(i) {
+				p.offer(i, ts.score(i, 0))
 			}
 		}
-		switch q.Vocals {
+		return p.result(), nil
+	}
+	p := ix.pager(opts, len(matched))
+	for _, d := range matched { // only what matched a word or its meaning
+		if i := int(d); p.admits(i) {
+			p.offer(i, ts.score(i, float64(scores[i])))
+		}
+	}
+	return p.result(), nil
+}
+
+// textScorer is by-text's score of a candidate track: its text score
+// (normalized to best), its semantic score and the attribute preferences
+// of the request, or NaN for a track the request leaves out.
+type textScorer struct {
+	q        *Query
+	attrs    []textAttrs
+	excluded []bool    // nil: nothing excluded
+	sem      []float32 // nil: no meaning
+	best     float64
+	// vocals is what the request's vocals preference adds, by the
+	// track's vocalsIndex (vocalsBonus).
+	vocals [len(vocalsOrder) + 1]float64
+}
+
+// vocalsBonus fills ts.vocals: with "vocals" any sung track earns
+// wAttrVocals; with male or female vocals that voice does, mixed vocals
+// half; with another preference the same vocals do.
+func (ts *textScorer) vocalsBonus() {
+	qv := vocalsIndex(ts.q.Vocals) // Understand's vocals are vocalsOrder's, vocalsAny or ""
+	for v := range ts.vocals {
+		switch ts.q.Vocals {
 		case "":
 		case vocalsAny:
-			if f.sung() {
-				s += wAttrVocals
+			if sungIndex[v] {
+				ts.vocals[v] = wAttrVocals
 			}
 		case catalog.VocalsMale, catalog.VocalsFemale:
-			if f.vocals == qv {
-				s += wAttrVocals
-			} else if f.vocals == mixedIndex {
-				s += wAttrVocals / 2
+			if uint8(v) == qv {
+				ts.vocals[v] = wAttrVocals
+			} else if uint8(v) == mixedIndex {
+				ts.vocals[v] = wAttrVocals / 2
 			}
 		default:
-			if f.vocals == qv {
-				s += wAttrVocals
+			if uint8(v) == qv {
+				ts.vocals[v] = wAttrVocals
 			}
 		}
-		if q.Duration != nil && q.Duration.Contains(f.length) {
-			s += wAttrDuration
+	}
+}
+
+// score is track i's score for a text score of text, as a float32 (NaN:
+// left out).
+func (ts *textScorer) score(i int, text float64) float32 {
+	q, f := ts.q, &ts.attrs[i]
+	if ts.excluded != nil && ts.excluded[i] || q.NoVocals && f.sung() ||
+		q.TempoStated && !(f.tempo > 0 && q.Tempo.Contains(f.tempo)) {
+		return nan
+	}
+	s := 0.0
+	if ts.best > 0 {
+		s = wText * text / ts.best
+	}
+	if ts.sem != nil {
+		s += wSemantic * float64(ts.sem[i])
+	}
+	if q.Tempo != nil && f.tempo > 0 {
+		switch {
+		case q.Tempo.Contains(f.tempo):
+			s += wAttrTempo
+		case f.tempo >= q.Tempo.Lo-10 && f.tempo <= q.Tempo.Hi+10:
+			s += wAttrTempo / 3
 		}
-		return s, true
 	}
-	put := func(i int, text float64) {
-		if s, ok := score(i, text); ok {
-			scores[i] = float32(s)
-		} else {
-			scores[i] = nan
-		}
+	if v := ts.vocals[f.vocals]; v != 0 {
+		s += v
 	}
-	if len(q.Groups) == 0 { // attributes alone: every track is a candidate
-		for i := range scores {
-			put(i, 0)
-		}
-		return ix.rank(opts, scores, nil), nil
+	if q.Duration != nil && q.Duration.Contains(f.length) {
+		s += wAttrDuration
 	}
-	for _, d := range matched { // only what matched a word or its meaning
-		put(int(d), float64(scores[d]))
-	}
-	res := ix.rank(opts, scores, matched)
-	return res, nil
+	return float32(s)
 }
 
 // correct replaces query words the catalog does not contain by the

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -108,11 +109,11 @@ func TestSpellingDoesNotTakeOverCommonWords(t *testing.T) {
 	exact := group{{phrase: "rock", weight: 1}}
 	guess := group{{phrase: "tense", weight: 1, corrected: true}}
 	hits := []groupHits{{docs: []int32{0, 1}, scores: []float32{2, 1}, best: 2}, {docs: []int32{2}, scores: []float32{9}, best: 9}}
-	if s := correctedScale([]group{exact, guess}, hits); s[0] != 1 || s[1]*9 > 1.0001 {
+	if s := correctedScale([]group{exact, guess}, hits, nil); s[0] != 1 || s[1]*9 > 1.0001 {
 		t.Errorf("scale %v", s)
 	}
 	// With nothing spelled right, the correction ranks on its own.
-	if s := correctedScale([]group{guess}, hits[1:]); s[0] != 1 {
+	if s := correctedScale([]group{guess}, hits[1:], nil); s[0] != 1 {
 		t.Errorf("lone correction scaled %v", s)
 	}
 	// Typos are still corrected.
@@ -280,4 +281,26 @@ func fmtTempo(t *float64) any {
 		return nil
 	}
 	return *t
+}
+
+// TestPatternGates: Understand skips a pattern when the text lacks a
+// literal every match of it holds; no text of the ranking requests, or
+// of the shapes the patterns look for, matches a pattern it would skip.
+func TestPatternGates(t *testing.T) {
+	texts := append(rankingQueries(2000), "don't want drums", "isnt slow", "doesn’t have vocals", "ain't sad",
+		"weren't loud", "120bpm", "bpm 90", "90-100 bpm", "between 80 and 90 bpm", "1:30 long", "a 2:05 cue",
+		"30 sec", "3 minutes", "NOT", "Don'T", "ISN’T FAST")
+	for _, text := range texts {
+		s := " " + strings.ToLower(text) + " "
+		contraction := strings.Contains(s, "nt") || strings.Contains(s, "n't") || strings.Contains(s, "n’t")
+		bpm, clock := strings.Contains(s, "bpm"), strings.Contains(s, ":")
+		for _, c := range []struct {
+			gate bool
+			re   *regexp.Regexp
+		}{{contraction, reContraction}, {bpm, reBPMSpan}, {bpm, reBPM}, {clock, reClock}} {
+			if !c.gate && c.re.MatchString(s) {
+				t.Errorf("%q: %v matches without its literal", text, c.re)
+			}
+		}
+	}
 }

@@ -110,11 +110,19 @@ type semIndex struct {
 	mu     sync.RWMutex
 	cache  map[string]*semQuery
 	cached int
+	// facetBytes is what the cached queries' facet tables hold
+	// (maxFacetTableBytes).
+	facetBytes int
 }
 
 // maxCachedQueries bounds the query-embedding cache (a vector of ~100
 // floats, its sparse form and its closeness to each facet value: a few MB).
 const maxCachedQueries = 4096
+
+// maxFacetTableBytes bounds the facet tables kept with the cached queries
+// (semQuery.facets: 4 bytes a facet combination, 8 KB a query at 10k
+// tracks); past it a request computes its table as it scans.
+const maxFacetTableBytes = 16 << 20
 
 // tempoBands are the tempo filter's descriptors, in band order.
 var tempoBands = [4]string{"", catalog.TempoSlow, catalog.TempoMedium, catalog.TempoFast}
@@ -229,6 +237,9 @@ type semQuery struct {
 	dims []int32
 	wts  []float32
 	near semNear // how close vec is to the facet values (semIndex.near)
+	// facets is the facet match by numbered combination (facetTable),
+	// when kept with the cached query; nil: computed per request.
+	facets []float32
 }
 
 // maxQueryDims bounds the dimensions a query scans; sparseMin drops the
@@ -278,13 +289,27 @@ func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error
 			q.wts = append(q.wts, x.w)
 		}
 		q.near = si.near(v)
+		q.facets = si.facetTable(q, si.n, nil)
 	}
 	si.mu.Lock()
+	if had, ok := si.cache[key]; ok { // embedded meanwhile by another request
+		si.mu.Unlock()
+		return had, nil
+	}
 	if len(si.cache) >= maxCachedQueries {
-		for k := range si.cache {
+		for k, old := range si.cache {
 			delete(si.cache, k) // map order: an arbitrary victim
+			if old != nil {
+				si.facetBytes -= 4 * len(old.facets)
+			}
 			break
 		}
+	}
+	if q != nil {
+		if si.facetBytes+4*len(q.facets) > maxFacetTableBytes {
+			q.facets = nil
+		}
+		si.facetBytes += 4 * len(q.facets)
 	}
 	si.cache[key] = q
 	si.mu.Unlock()

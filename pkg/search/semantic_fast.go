@@ -120,12 +120,19 @@ func (si *semIndex) colWeights(q *semQuery) (w [maxQueryDims]float32, off [maxQu
 }
 
 // facetTable computes the facet match of every numbered combination
-// into buf (as long as the index), when that is less work than computing
-// it for each of the tracks to score; nil otherwise.
+// into buf (as long as the index; nil: a new slice), when that is less
+// work than computing it for each of the tracks to score; nil otherwise.
+// A cached query keeps its table (semQuery.facets).
 func (si *semIndex) facetTable(q *semQuery, tracks int, buf []float32) []float32 {
 	cs := si.combo.list
 	if cs == nil || len(cs) >= tracks {
 		return nil
+	}
+	if q.facets != nil {
+		return q.facets
+	}
+	if buf == nil {
+		buf = make([]float32, len(cs))
 	}
 	fs := buf[:len(cs)]
 	for c := range cs {
@@ -137,17 +144,17 @@ func (si *semIndex) facetTable(q *semQuery, tracks int, buf []float32) []float32
 // scores writes every track's semantic score for q into out: the cosine
 // of the request with the track's vector (the request's dimensions
 // against the track's int8 components, summed in the order of q.dims),
-// plus the facet match. Four dimensions are summed per pass over out,
-// which leaves each sum what one pass per dimension makes of it, and each
-// dimension's products are read from a table of its 256 possible ones
-// (the same float32 products, without a conversion and a multiplication
-// per track).
+// plus the facet match. Several dimensions are summed per pass over out
+// (eight, then four, then one at a time), which leaves each sum what one
+// pass per dimension makes of it, and the last pass adds the facet match
+// (no pass of its own). Each dimension's products are read from a table
+// of its 256 possible ones (the same float32 products, without a
+// conversion and a multiplication per track).
 func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
 	n := si.n
 	out = out[:n]
 	w, off := si.colWeights(q)
 	k := len(q.dims)
-	cols := si.cols
 	tabs := productTables.Get().(*[maxQueryDims][256]float32)
 	defer productTables.Put(tabs)
 	for j := range k {
@@ -155,37 +162,163 @@ func (si *semIndex) scores(ix *Index, q *semQuery, out []float32) {
 			tabs[j][x] = w[j] * float32(int8(x))
 		}
 	}
+	bp := ix.scratch(n)
+	defer ix.release(bp)
+	buf := *bp
+	var of []uint16
+	fs := si.facetTable(q, n, buf)
+	if fs != nil {
+		of = si.combo.of[:n]
+	} else { // the facet match track by track, after the cosines
+		buf = buf[:n]
+		for i := range buf {
+			buf[i] = si.facetOf(ix, &q.near, i)
+		}
+	}
+	col := func(j int) []int8 { return si.cols[off[j] : off[j]+n] }
 	clear(out)
 	j := 0
-	for ; j+4 <= k; j += 4 {
-		c0, c1 := cols[off[j]:off[j]+n], cols[off[j+1]:off[j+1]+n]
-		c2, c3 := cols[off[j+2]:off[j+2]+n], cols[off[j+3]:off[j+3]+n]
-		t0, t1, t2, t3 := &tabs[j], &tabs[j+1], &tabs[j+2], &tabs[j+3]
-		for i := range out {
-			s := out[i]
-			s += t0[uint8(c0[i])]
-			s += t1[uint8(c1[i])]
-			s += t2[uint8(c2[i])]
-			s += t3[uint8(c3[i])]
-			out[i] = s
-		}
+	for ; j+8 <= k; j += 8 {
+		add8(out, [8][]int8{col(j), col(j + 1), col(j + 2), col(j + 3), col(j + 4), col(j + 5), col(j + 6), col(j + 7)},
+			(*[8][256]float32)(tabs[j:j+8]), facetsIf(j+8 == k, fs), of)
 	}
-	for ; j < k; j++ {
-		c, t := cols[off[j]:off[j]+n], &tabs[j]
-		for i := range out {
-			out[i] += t[uint8(c[i])]
-		}
+	if j+4 <= k {
+		add4(out, [4][]int8{col(j), col(j + 1), col(j + 2), col(j + 3)}, (*[4][256]float32)(tabs[j:j+4]), facetsIf(j+4 == k, fs), of)
+		j += 4
 	}
-	buf := ix.scratch(n)
-	defer ix.release(buf)
-	if fs := si.facetTable(q, n, buf); fs != nil {
-		of := si.combo.of[:n]
+	if j+2 <= k {
+		add2(out, [2][]int8{col(j), col(j + 1)}, (*[2][256]float32)(tabs[j:j+2]), facetsIf(j+2 == k, fs), of)
+		j += 2
+	}
+	if j < k {
+		add1(out, col(j), &tabs[j], fs, of)
+	}
+	switch {
+	case fs == nil:
+		for i := range out {
+			out[i] += buf[i]
+		}
+	case k == 0:
 		for i := range out {
 			out[i] += fs[of[i]]
 		}
+	}
+}
+
+// facetsIf is fs when last, else nil: the facet match is the last term of
+// a sum.
+func facetsIf(last bool, fs []float32) []float32 {
+	if last {
+		return fs
+	}
+	return nil
+}
+
+// add8 adds to each out[i] the products of eight dimensions (columns c,
+// product tables t, in order), then, unless fs is nil, the facet match
+// fs[of[i]].
+func add8(out []float32, c [8][]int8, t *[8][256]float32, fs []float32, of []uint16) {
+	n := len(out)
+	c0, c1, c2, c3, c4, c5, c6, c7 := c[0][:n], c[1][:n], c[2][:n], c[3][:n], c[4][:n], c[5][:n], c[6][:n], c[7][:n]
+	_ = t[0] // t is not nil: checked once, not per track
+	if fs == nil {
+		for i := range out {
+			s := out[i]
+			s += t[0][uint8(c0[i])]
+			s += t[1][uint8(c1[i])]
+			s += t[2][uint8(c2[i])]
+			s += t[3][uint8(c3[i])]
+			s += t[4][uint8(c4[i])]
+			s += t[5][uint8(c5[i])]
+			s += t[6][uint8(c6[i])]
+			s += t[7][uint8(c7[i])]
+			out[i] = s
+		}
 		return
 	}
+	of = of[:n]
 	for i := range out {
-		out[i] += si.facetOf(ix, &q.near, i)
+		s := out[i]
+		s += t[0][uint8(c0[i])]
+		s += t[1][uint8(c1[i])]
+		s += t[2][uint8(c2[i])]
+		s += t[3][uint8(c3[i])]
+		s += t[4][uint8(c4[i])]
+		s += t[5][uint8(c5[i])]
+		s += t[6][uint8(c6[i])]
+		s += t[7][uint8(c7[i])]
+		s += fs[of[i]]
+		out[i] = s
+	}
+}
+
+// add4 is add8 for four dimensions.
+func add4(out []float32, c [4][]int8, t *[4][256]float32, fs []float32, of []uint16) {
+	n := len(out)
+	c0, c1, c2, c3 := c[0][:n], c[1][:n], c[2][:n], c[3][:n]
+	_ = t[0]
+	if fs == nil {
+		for i := range out {
+			s := out[i]
+			s += t[0][uint8(c0[i])]
+			s += t[1][uint8(c1[i])]
+			s += t[2][uint8(c2[i])]
+			s += t[3][uint8(c3[i])]
+			out[i] = s
+		}
+		return
+	}
+	of = of[:n]
+	for i := range out {
+		s := out[i]
+		s += t[0][uint8(c0[i])]
+		s += t[1][uint8(c1[i])]
+		s += t[2][uint8(c2[i])]
+		s += t[3][uint8(c3[i])]
+		s += fs[of[i]]
+		out[i] = s
+	}
+}
+
+// add2 is add8 for two dimensions.
+func add2(out []float32, c [2][]int8, t *[2][256]float32, fs []float32, of []uint16) {
+	n := len(out)
+	c0, c1 := c[0][:n], c[1][:n]
+	_ = t[0]
+	if fs == nil {
+		for i := range out {
+			s := out[i]
+			s += t[0][uint8(c0[i])]
+			s += t[1][uint8(c1[i])]
+			out[i] = s
+		}
+		return
+	}
+	of = of[:n]
+	for i := range out {
+		s := out[i]
+		s += t[0][uint8(c0[i])]
+		s += t[1][uint8(c1[i])]
+		s += fs[of[i]]
+		out[i] = s
+	}
+}
+
+// add1 is add8 for one dimension.
+func add1(out []float32, c []int8, t *[256]float32, fs []float32, of []uint16) {
+	c = c[:len(out)]
+	_ = t[0]
+	if fs == nil {
+		for i := range out {
+			out[i] += t[uint8(c[i])]
+		}
+		return
+	}
+	of = of[:len(out)]
+	for i := range out {
+		s := out[i]
+		s += t[uint8(c[i])]
+		s += fs[of[i]]
+		out[i] = s
 	}
 }

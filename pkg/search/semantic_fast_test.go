@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -144,5 +145,44 @@ func TestNonZero(t *testing.T) {
 	}
 	if got := nonZero(make([]uint8, 5), make([]int32, 0, 5)); got == nil || len(got) != 0 {
 		t.Errorf("no match: %v", got)
+	}
+}
+
+// TestFacetTablesKeptWithinBudget: the facet tables kept with cached
+// queries are the tables a request computes, their bytes are accounted
+// as queries come and go (a full cache evicting), and they stay within
+// maxFacetTableBytes.
+func TestFacetTablesKeptWithinBudget(t *testing.T) {
+	ix := demoIndex(t, 10_000)
+	si := ix.sem
+	if l := len(si.combo.list); l == 0 || l >= si.n {
+		t.Fatalf("%d facet combinations over %d tracks", l, si.n)
+	}
+	words := []string{"calm", "epic", "dark", "happy", "rainy", "night", "piano", "drive"}
+	for i := range maxCachedQueries + 100 {
+		if _, err := si.query(t.Context(), []string{words[i%len(words)], fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	si.mu.RLock()
+	defer si.mu.RUnlock()
+	sum, kept := 0, 0
+	for _, q := range si.cache {
+		if q == nil || q.facets == nil {
+			continue
+		}
+		sum += 4 * len(q.facets)
+		kept++
+		if kept <= 20 {
+			plain := *q
+			plain.facets = nil
+			want := si.facetTable(&plain, si.n, nil)
+			if !slices.EqualFunc(q.facets, want, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }) {
+				t.Fatal("a kept facet table differs from the computed one")
+			}
+		}
+	}
+	if sum != si.facetBytes || sum > maxFacetTableBytes || kept == 0 || kept == len(si.cache) {
+		t.Errorf("%d bytes of %d tables kept for %d queries, accounted %d (budget %d)", sum, kept, len(si.cache), si.facetBytes, maxFacetTableBytes)
 	}
 }

@@ -23,8 +23,9 @@ func (ix *Index) negate(ctx context.Context, exclude []group, sem []float32) err
 	if err != nil || nq == nil || len(nq.dims) == 0 {
 		return err
 	}
-	neg := ix.scratch(len(sem))
-	defer ix.release(neg)
+	buf := ix.scratch(len(sem))
+	defer ix.release(buf)
+	neg := *buf
 	ix.sem.scores(ix, nq, neg)
 	for i, v := range neg {
 		sem[i] -= wNegated * v

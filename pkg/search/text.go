@@ -308,41 +308,91 @@ func (ti *textIndex) scores(ctx context.Context, groups []group, acc []float32, 
 	if len(groups) == 0 {
 		return nil, 0, nil
 	}
-	hits := make([]groupHits, len(groups))
-	for k, g := range groups {
+	tm, err := ti.match(ctx, groups, acc)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer ti.release(&tm)
+	return tm.list(acc, buf), tm.ref, nil
+}
+
+// textMatch is the text side of a request before its candidates are
+// listed (textIndex.match): the groups' scores summed into the caller's
+// acc, how many groups matched each track, and the request's reference
+// score.
+type textMatch struct {
+	cnt    *[]uint8 // groups matched, by track (pooled: textIndex.release)
+	listed bool     // list or withSemCandidates zeroed cnt
+	// coord is the coordination factor of c groups matched, by c.
+	coord [256]float32
+	ref   float32
+}
+
+// match sums the scores of the (at most 255) groups into acc and counts
+// the groups each track matched (see scores).
+func (ti *textIndex) match(ctx context.Context, groups []group, acc []float32) (textMatch, error) {
+	// A request has at most maxGroups groups (ByText): room for them on
+	// the stack.
+	var hitsBuf [maxGroups]groupHits
+	var scaleBuf [maxGroups]float32
+	hits, scale := hitsBuf[:0], scaleBuf[:0]
+	for _, g := range groups {
 		h, err := ti.group(ctx, g)
 		if err != nil {
-			return nil, 0, err
+			return textMatch{}, err
 		}
-		hits[k] = h
+		hits = append(hits, h)
 	}
-	scale := correctedScale(groups, hits)
-	var ref float32
+	scale = correctedScale(groups, hits, scale)
+	tm := textMatch{cnt: ti.counters()}
 	for k, h := range hits {
-		ref += h.best * scale[k]
+		tm.ref += h.best * scale[k]
 	}
-	cnt := ti.counters()
-	defer ti.counterPool.Put(&cnt)
+	cnt := *tm.cnt
 	for k, h := range hits {
 		for j, d := range h.docs {
 			acc[d] += h.scores[j] * scale[k]
 			cnt[d]++
 		}
 	}
-	matched := nonZero(cnt, buf) // never nil: "no match" is not "no words"
 	total := float32(len(groups))
-	for _, d := range matched {
-		acc[d] *= float32(cnt[d]) / total
-		cnt[d] = 0 // leave the pooled counters zero
+	for c := range min(len(groups)+1, len(tm.coord)) {
+		tm.coord[c] = float32(c) / total
 	}
-	return matched, ref, nil
+	return tm, nil
 }
 
-func (ti *textIndex) counters() []uint8 {
-	if c, ok := ti.counterPool.Get().(*[]uint8); ok {
-		return *c
+// list returns the positions of the matched tracks, in catalog order, in
+// buf's array, with their scores in acc times their coordination factor,
+// and zeroes the counters.
+func (tm *textMatch) list(acc []float32, buf []int32) []int32 {
+	cnt := *tm.cnt
+	matched := nonZero(cnt, buf) // never nil: "no match" is not "no words"
+	for _, d := range matched {
+		acc[d] *= tm.coord[cnt[d]]
+		cnt[d] = 0 // leave the pooled counters zero
 	}
-	return make([]uint8, ti.n)
+	tm.listed = true
+	return matched
+}
+
+// release gives the match counters back, zeroed (by list or
+// withSemCandidates, or here when the request ended before).
+func (ti *textIndex) release(tm *textMatch) {
+	if !tm.listed {
+		clear(*tm.cnt)
+	}
+	ti.counterPool.Put(tm.cnt)
+}
+
+// counters returns zeroed per-track match counters (give them back to
+// counterPool).
+func (ti *textIndex) counters() *[]uint8 {
+	if c, ok := ti.counterPool.Get().(*[]uint8); ok {
+		return c
+	}
+	c := make([]uint8, ti.n)
+	return &c
 }
 
 // matches reports, per track position, whether any group matches (the
@@ -375,8 +425,10 @@ const correctedShare = 0.5
 // ("genre" → "tense" once made the top results Cinematic/Suspense for
 // "rock genre"); a guess must not outrank what the request actually said.
 // With no exact word matching anything, corrections rank on their own.
-func correctedScale(groups []group, hits []groupHits) []float32 {
-	scale := make([]float32, len(groups))
+//
+// The factors are appended to scale (a buffer; nil allocates).
+func correctedScale(groups []group, hits []groupHits, scale []float32) []float32 {
+	scale = slices.Grow(scale[:0], len(groups))[:len(groups)]
 	exactMin := float32(-1)
 	for k, g := range groups {
 		scale[k] = 1

@@ -19,6 +19,7 @@ import (
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
@@ -148,6 +149,12 @@ type CreateInput struct {
 	StorageKey *string
 	URL        *string
 	Public     bool
+	// RequestID, when set, names this create the same way for every
+	// retry of it (idempotency.Claim.RequestID, from the request's
+	// Idempotency-Key): it becomes the video's id, so a retry whose first
+	// run stored the video but lost its answer returns that video instead
+	// of analyzing and storing a second one.
+	RequestID string
 }
 
 // Create analyzes the video and stores a SoundtrackVideo of it. A video
@@ -168,9 +175,16 @@ func (s *Service) Create(ctx context.Context, p *identity.Principal, in CreateIn
 		return Video{}, errs.E(op, errs.Invalid, MsgNeither)
 	}
 	now := s.clock.Now()
-	v := Video{ID: s.ids.UUID(), CreatedBy: p.ID(), ClientID: p.Client.ID, Public: in.Public,
+	id, prior, err := s.createID(ctx, p, in.RequestID, now)
+	if err != nil {
+		return Video{}, errs.Wrap(op, err)
+	}
+	if prior != nil {
+		s.log.Info("soundtrack create retried; returning the video it created", "video", prior.ID)
+		return *prior, nil
+	}
+	v := Video{ID: id, CreatedBy: p.ID(), ClientID: p.Client.ID, Public: in.Public,
 		CreatedAt: now, ExpiresAt: now.Add(Retention)}
-	var err error
 	switch {
 	case in.URL != nil:
 		err = s.fromLink(ctx, &v, *in.URL)
@@ -184,10 +198,32 @@ func (s *Service) Create(ctx context.Context, p *identity.Principal, in CreateIn
 	}
 	ops := append([]store.TxOp{store.TxPut(store.Jobs, videoItem(v), store.NotExists())}, grantOps(v)...)
 	if err := s.st.Transact(ctx, ops); err != nil {
+		if errors.Is(err, store.ErrConditionFailed) && v.ID == in.RequestID {
+			// Another run of this very request stored it meanwhile.
+			if _, prior, perr := s.createID(ctx, p, in.RequestID, now); perr == nil && prior != nil {
+				return *prior, nil
+			}
+		}
 		return Video{}, errs.Wrap(op, err)
 	}
 	s.log.Info("soundtrack video created", "video", v.ID, "source_type", v.SourceType)
 	return v, nil
+}
+
+// createID is idempotency.CreateID over the caller's videos.
+func (s *Service) createID(ctx context.Context, p *identity.Principal, requestID string, now time.Time) (string, *Video, error) {
+	return idempotency.CreateID(ctx, requestID, p.ID(), now, s.ids.UUID,
+		func(ctx context.Context, id string) (Video, idempotency.Earlier, bool, error) {
+			it, err := s.st.Get(ctx, store.Jobs, videoKey(id))
+			if errors.Is(err, store.ErrNotFound) {
+				return Video{}, idempotency.Earlier{}, false, nil
+			}
+			if err != nil {
+				return Video{}, idempotency.Earlier{}, false, err
+			}
+			v := videoFromItem(id, it)
+			return v, idempotency.Earlier{Owner: v.CreatedBy, Created: v.CreatedAt}, true, nil
+		})
 }
 
 func mediaKey(hash, ext string) string { return mediaPrefix + hash + strings.ToLower(ext) }

@@ -98,13 +98,28 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	job, err := a.Recognition.Submit(r.Context(), p, src)
 	if err != nil {
-		if uploaded { // nothing will use the file: do not leave it behind
+		if uploaded && !mayHaveWritten(err) { // nothing will use the file: do not leave it behind
 			_ = a.Blob.Delete(r.Context(), src.Key)
 		}
 		return quotaError(err, a.Clock.Now())
 	}
+	if uploaded && job.Source.Key != src.Key {
+		// A retry given the job its first run created: this run's own
+		// upload is used by nothing.
+		a.discard(r, src)
+	}
 	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
 	return nil
+}
+
+// mayHaveWritten reports whether a failed submit may have written its job
+// all the same: an internal error can come after the commit (a timeout).
+// The job's file stays then: a retry under the same Idempotency-Key gets
+// that job, and an upload no job uses expires with the bucket's
+// lifecycle rule. A refusal (bad input, quota, a pipeline that did not
+// start: its job ended) wrote nothing that reads the file.
+func mayHaveWritten(err error) bool {
+	return errs.Is(err, errs.Internal) && !errors.Is(err, quota.ErrExceeded)
 }
 
 // receiveRecognitionFile streams the multipart `file` into the blob store.

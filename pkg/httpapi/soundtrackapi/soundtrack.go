@@ -13,6 +13,7 @@ import (
 
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/soundtrack"
 )
@@ -166,6 +167,7 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	form.in.StorageKey = form.storage
+	form.in.RequestID = idempotency.RequestIDFrom(r.Context())
 	v, err := svc.Create(r.Context(), p, form.in)
 	if err != nil {
 		return err
