@@ -196,15 +196,20 @@ func TestEdgeJumpsQuietPassage(t *testing.T) {
 // TestSnapToMusic: an edge under a voice (the track explains a quarter of
 // the query's hashed frames next to it) moves out to the edge of the music
 // range it lies in, up to snapSeconds; an edge in the clear does not, nor
-// one the music range's edge is farther from.
+// one the music range's edge is farther from – unless the time between
+// holds the track: two single aligned hashes, too few for an extension or
+// a jump (see farSnapSeconds), but not one.
 func TestSnapToMusic(t *testing.T) {
 	ix, track := twoHashTrack(t, 1200)
 	align := int64(ix.tracks[0].Start)
-	query := func(voice bool) []Hash {
+	query := func(voice bool, singles ...uint32) []Hash {
 		var q []Hash
 		for f := uint32(0); f < 1000; f++ {
 			if f >= 200 && f < 800 && f%4 == 0 {
 				q = append(q, track[2*f], track[2*f+1])
+			}
+			if slices.Contains(singles, f) {
+				q = append(q, track[2*f])
 			}
 			if voice {
 				q = append(q, Hash{Key: 1<<20 + f, Time: f})
@@ -224,5 +229,36 @@ func TestSnapToMusic(t *testing.T) {
 	got = ix.settleEdges(stretch, query(false), music)
 	if len(got) != 1 || got[0].StartMs < frameMs(190) {
 		t.Errorf("in the clear: got %+v, want the start near %d ms", got, frameMs(200))
+	}
+	// The song goes on under the voice to the music's end, 4.8 s on,
+	// leaving two single aligned hashes on the way.
+	got = ix.settleEdges(stretch, query(true, 830, 880), music)
+	if len(got) != 1 || got[0].EndMs != frameMs(900) {
+		t.Errorf("under a voice, the track held to the music's end: got %+v, want the end at %d ms", got, frameMs(900))
+	}
+	got = ix.settleEdges(stretch, query(true, 850), music)
+	if len(got) != 1 || got[0].EndMs > frameMs(820) {
+		t.Errorf("under a voice, one aligned hash on the way: got %+v, want the end near %d ms", got, frameMs(800))
+	}
+}
+
+// TestEdgeReachesFar: a song under a voice leaves an aligned frame about
+// every second for 46 s before the part found; its start is carried to
+// the first, past edgeReach (a narrated song found from 23 s stopped at
+// 8.8 s, the reach's end, though it played from 5 s).
+func TestEdgeReachesFar(t *testing.T) {
+	ix, track := twoHashTrack(t, 1600)
+	align := int64(ix.tracks[0].Start)
+	var q []Hash
+	for f := uint32(0); f < 1400; f++ {
+		if f >= 1000 || f%20 == 0 {
+			q = append(q, track[2*f], track[2*f+1])
+		}
+		q = append(q, Hash{Key: 1<<20 + f, Time: f}) // the voice
+	}
+	stretch := []Stretch{{StartMs: frameMs(1000), EndMs: frameMs(1399), TrackID: "a", align: align}}
+	got := ix.settleEdges(stretch, q, nil)
+	if len(got) != 1 || got[0].StartMs > frameMs(20) {
+		t.Errorf("got %+v, want one stretch from %d ms or earlier", got, frameMs(20))
 	}
 }
