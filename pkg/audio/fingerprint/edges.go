@@ -113,7 +113,7 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash, music []audio.Range) []
 			if explained(query, ev, lo, l, -1) >= maxSnapShare {
 				to = s.EndMs
 			}
-			snapToMusic(s, music, from, to, func(a, b int64) bool { return ix.holdsTrack(query, a, b, s.align) })
+			snapToMusic(s, music, from, to, func(a, b int64, dir int) bool { return ix.holdsTrack(query, a, b, s.align, dir) })
 		}
 	}
 	return out
@@ -222,43 +222,63 @@ func (ix *Index) coveredEnd(query []Hash, s Stretch) bool {
 
 // Past snapSeconds, up to farSnapSeconds, an edge under a voice moves
 // out to the music range's edge only where the time between holds the
-// track: at least minFarFrames aligned frames, and more evidence at the
-// stretch's alignment than at the near ones (see nearShifts) – the song
-// going on under the voice, not music that resembles it, nor a voice or
-// noise music detection took for music. On the narration benchmark's
-// tuning half (seeds 4–9, 24 videos a level) these edges sat 2.5–9 s
-// inside a music range that began or ended within 0.12 s of the cut,
-// with 2–8 aligned frames in between, mostly single hashes: too few for
-// a jump (1e-3) to take, yet more than the near alignments held. Edges in
-// the clear (a third or more of the hashed frames explained) never snap.
+// track: at least minFarFrames aligned frames, and as much evidence at the
+// stretch's alignment as chance gives with probability under
+// farSnapAlpha – the single hashes the chance model of jump expects over
+// that time at the chance rate there (see chance), at minChance or at the
+// near alignments' rate (see nearShifts), whichever is higher. The song
+// going on under the voice, not music that resembles it, nor other music
+// or a voice music detection took for the track's (a catalog song ending
+// at 30 s, other music on under the narration to 38 s, one music range
+// 20–38 s: two chance hits in the 8 s, when chance expects two, must not
+// move the end to 38 s; a first version compared the evidence with the
+// near alignments' mean alone, which a single chance hit beats about half
+// the time, and passed at such rates about 45 % of the time). The
+// tolerance frames next to the edge are left out: an aligned frame there
+// can be the stretch's own last. On the narration benchmark's tuning
+// half (seeds 4–9, 24 videos a level) these edges sat 2.5–9 s inside a
+// music range that began or ended within 0.12 s of the cut, with 2–8
+// aligned frames in between, mostly single hashes: too few for a jump
+// (1e-3) to take. Edges in the clear (a third or more of the hashed
+// frames explained) never snap.
 const (
 	farSnapSeconds = jumpSeconds
 	minFarFrames   = 2
+	farSnapAlpha   = 0.05
+	// farSnapTol is the frames next to the edge left out: Match's default
+	// tolerance (see MatchOptions.Tolerance).
+	farSnapTol = 2
 )
 
 // snapToMusic moves s's edges out to the edges of the music ranges they
 // lie in, when those are within [lo, hi] (ms) and within snapSeconds, or
-// within farSnapSeconds where held(from, to) (ms) says the time between
-// holds the track.
-func snapToMusic(s *Stretch, music []audio.Range, lo, hi int64, held func(from, to int64) bool) {
-	reach := func(from, to int64) bool {
+// within farSnapSeconds where held(from, to, dir) (ms; dir +1: the edge
+// at from, −1: at to) says the time between holds the track.
+func snapToMusic(s *Stretch, music []audio.Range, lo, hi int64, held func(from, to int64, dir int) bool) {
+	reach := func(from, to int64, dir int) bool {
 		d := float64(to-from) / 1000
-		return d <= snapSeconds || d <= farSnapSeconds && held(from, to)
+		return d <= snapSeconds || d <= farSnapSeconds && held(from, to, dir)
 	}
 	for _, m := range music {
-		if m.StartMs < s.StartMs && s.StartMs < m.EndMs && m.StartMs >= lo && reach(m.StartMs, s.StartMs) {
+		if m.StartMs < s.StartMs && s.StartMs < m.EndMs && m.StartMs >= lo && reach(m.StartMs, s.StartMs, -1) {
 			s.StartMs = m.StartMs
 		}
-		if m.StartMs < s.EndMs && s.EndMs < m.EndMs && m.EndMs <= hi && reach(s.EndMs, m.EndMs) {
+		if m.StartMs < s.EndMs && s.EndMs < m.EndMs && m.EndMs <= hi && reach(s.EndMs, m.EndMs, 1) {
 			s.EndMs = m.EndMs
 		}
 	}
 }
 
 // holdsTrack reports whether query time [from, to] (ms) holds the track
-// at align (see farSnapSeconds).
-func (ix *Index) holdsTrack(query []Hash, from, to int64, align int64) bool {
+// at align, the stretch's edge at from (dir +1) or at to (dir −1) (see
+// farSnapSeconds).
+func (ix *Index) holdsTrack(query []Hash, from, to int64, align int64, dir int) bool {
 	a, b := msFrame(from), msFrame(to)
+	if dir > 0 {
+		a += farSnapTol
+	} else {
+		b -= min(b, farSnapTol)
+	}
 	if b <= a {
 		return false
 	}
@@ -270,7 +290,10 @@ func (ix *Index) holdsTrack(query []Hash, from, to int64, align int64) bool {
 			n++
 		}
 	}
-	return n >= minFarFrames && sum(raw) > sum(near)
+	secs := float64(b-a+1) * FrameSeconds
+	rate := max(ix.chance(query, a, b, align), minChance, sum(near)/secs)
+	lambda := rate * secs / singleWeight // expected chance singles
+	return n >= minFarFrames && poissonTail(lambda, int(sum(raw)/singleWeight+1e-6)) <= farSnapAlpha
 }
 
 // sparsePad is how far (ms) the music most likely goes on past an edge

@@ -160,7 +160,6 @@ func TestEdgeJumpsQuietPassage(t *testing.T) {
 				q = append(q, Hash{Key: track[2*(f-near)].Key, Time: h.Time}, Hash{Key: track[2*(f+near)].Key, Time: h.Time})
 			}
 		}
-		slices.SortStableFunc(q, func(a, b Hash) int { return int(a.Time) - int(b.Time) })
 		return q
 	}
 	stretch := []Stretch{{StartMs: 0, EndMs: frameMs(400), TrackID: "a", align: align}}
@@ -237,6 +236,7 @@ func TestSnapToMusic(t *testing.T) {
 		t.Errorf("under a voice, the track held to the music's end: got %+v, want the end at %d ms", got, frameMs(900))
 	}
 	got = ix.settleEdges(stretch, query(true, 850), music)
+	t.Logf("got %+v", got)
 	if len(got) != 1 || got[0].EndMs > frameMs(820) {
 		t.Errorf("under a voice, one aligned hash on the way: got %+v, want the end near %d ms", got, frameMs(800))
 	}
@@ -260,5 +260,49 @@ func TestEdgeReachesFar(t *testing.T) {
 	got := ix.settleEdges(stretch, q, nil)
 	if len(got) != 1 || got[0].StartMs > frameMs(20) {
 		t.Errorf("got %+v, want one stretch from %d ms or earlier", got, frameMs(20))
+	}
+}
+
+// TestNoSnapAcrossOtherMusic: a catalog song ends under a voice, other
+// music goes on under it for 9 s, and music detection reports one range
+// over both. The other music lines up with the track now and then at any
+// alignment, its own included (about 0.06 evidence a second): chance, so
+// the song's end must not move out across the other music to the range's
+// end. Twenty draws of the other music; the far snap's chance test lets
+// through about farSnapAlpha of them (a first far snap, which compared the
+// evidence with the near alignments' mean alone, moved the end in 8 of
+// the 20).
+func TestNoSnapAcrossOtherMusic(t *testing.T) {
+	ix, track := twoHashTrack(t, 1200)
+	align := int64(ix.tracks[0].Start)
+	stretch := []Stretch{{StartMs: frameMs(200), EndMs: frameMs(797), TrackID: "a", align: align}}
+	music := []audio.Range{{StartMs: frameMs(150), EndMs: frameMs(990)}}
+	const draws = 20
+	snapped := 0
+	for seed := range uint64(draws) {
+		r := rand.New(rand.NewPCG(seed, 8))
+		var q []Hash
+		for f := uint32(0); f < 1000; f++ {
+			if f >= 200 && f < 800 && f%4 == 0 {
+				q = append(q, track[2*f], track[2*f+1]) // the song
+			}
+			if f >= 800 {
+				for range 2 { // the other music
+					q = append(q, Hash{Key: track[2*r.IntN(1200)].Key, Time: f})
+				}
+			}
+			q = append(q, Hash{Key: 1<<20 + f, Time: f}) // the voice
+		}
+		got := ix.settleEdges(stretch, q, music)
+		if len(got) != 1 {
+			t.Fatalf("draw %d: got %+v, want one stretch", seed, got)
+		}
+		if got[0].EndMs > frameMs(820) {
+			snapped++
+		}
+	}
+	if snapped > int(farSnapAlpha*draws) {
+		t.Errorf("the song's end moved across the other music to %d ms in %d of %d draws, want at most %d",
+			frameMs(990), snapped, draws, int(farSnapAlpha*draws))
 	}
 }
