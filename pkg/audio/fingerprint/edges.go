@@ -167,7 +167,13 @@ func (ix *Index) extendWithin(query []Hash, s *Stretch, first, last, bl, bh uint
 }
 
 // maxReachPasses bounds the passes of extendWithin (each reaches
-// edgeReach further at most).
+// edgeReach further at most). Every pass may jump again (see jump), and
+// a song coming back after quiet passages again and again needs it (see
+// clearJumpAlpha); each jump is taken only where chance gives its cluster
+// with probability under jumpAlpha over all the windows it searches, so
+// over all passes chance moves an edge with probability under
+// maxReachPasses·jumpAlpha (under 1 %; 1e-5 in the clear) – and a pass
+// follows only an edge that got within jumpSeconds of the reach's end.
 const maxReachPasses = 8
 
 // Under a voice the first or last seconds of a song can keep no aligned
