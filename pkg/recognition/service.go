@@ -397,8 +397,8 @@ func (s *Service) Get(ctx context.Context, clientID, jobID string) (Job, error) 
 // restartUnstarted starts the workflow of a job still queued with no
 // progress past workflow.StartGrace: a crash between Submit's write and
 // its Start left it so (the first task records its progress at once).
-// The execution name is the job id, so a job whose pipeline did begin is
-// not run twice; its quota unit was taken once, by Submit. A failure is
+// The execution name is the job's (execName), so a job whose pipeline
+// did begin is not run twice; its quota unit was taken once, by Submit. A failure is
 // logged: the next poll tries again, and the stale timeout still ends a
 // job that never runs.
 func (s *Service) restartUnstarted(ctx context.Context, r *jobRecord) {
