@@ -50,7 +50,7 @@ func newFixture(t testing.TB, st store.Store, ids licensing.IDSource) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := clock.NewManual(time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC))
+	clk := clock.NewManual(time.Date(2030, 11, 24, 10, 30, 0, 0, time.UTC))
 	svc, err := licensing.New(licensing.Config{Store: st, Catalog: staticCatalog{cat}, Clock: clk, IDs: ids})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestConcurrentCallsStopAtTheDailyLimit(t *testing.T) {
 				ok[results[i].License.ID] = true
 			case asExceeded(err, &qe) && errs.Is(err, errs.RateLimited):
 				throttled++
-				if qe.Usage.Window != quota.Daily || qe.Usage.Cap != 5 || !qe.Usage.ResetsAt.Equal(time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)) {
+				if qe.Usage.Window != quota.Daily || qe.Usage.Cap != 5 || !qe.Usage.ResetsAt.Equal(time.Date(2030, 11, 25, 0, 0, 0, 0, time.UTC)) {
 					t.Errorf("call %d: throttled by %+v", i, qe.Usage)
 				}
 			default:

@@ -49,7 +49,7 @@ func TestMailerSendsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	clk := clock.NewManual(time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC))
+	clk := clock.NewManual(time.Date(2030, 11, 24, 12, 0, 0, 0, time.UTC))
 	s := &countingSender{}
 	m := &mail.Mailer{Store: st, Sender: s, Clock: clk}
 	ctx := context.Background()

@@ -8,7 +8,8 @@
 // Submit takes the client's daily quota unit (pkg/quota, scope
 // compliance_check) in the same store transaction that creates the queued
 // job, then starts the workflow named Machine with the job id as the
-// execution name. Concurrent submits at the cap never exceed it; a job
+// execution name (id-gN for a job written anew the N-th time: execName).
+// Concurrent submits at the cap never exceed it; a job
 // that cannot be created takes nothing; a job that ends failed through the
 // service's fault (timeout, internal_error, a pipeline that cannot be
 // started, …) gives its unit back to its submit day's count, while one

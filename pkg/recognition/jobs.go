@@ -35,7 +35,8 @@ const (
 	attrErrorCode   = "error_code"
 	attrDetail      = "detail"
 	attrRecoveries  = "recoveries"
-	attrActivePK    = "GSI1PK" // set only while queued or processing
+	attrGeneration  = "generation" // how many times the job was written anew (execName)
+	attrActivePK    = "GSI1PK"     // set only while queued or processing
 	attrActiveSK    = "GSI1SK"
 	activePartition = "RECOGNITION#ACTIVE"
 )
@@ -53,6 +54,7 @@ type jobRecord struct {
 	hasExt     bool
 	heard      []sample
 	recoveries int64
+	generation int64
 	// sizeButHeard is the stored item's size (store.ItemSize) without
 	// attrHeard: what the item holds besides External's answers so far.
 	sizeButHeard int
@@ -82,6 +84,7 @@ func recordFromItem(id string, it store.Item) (*jobRecord, error) {
 				Size: it.Int(attrSourceSize), Filename: it.Str(attrFilename)},
 		},
 		plan: it.Str(attrPlan), updatedAt: it.Time(attrUpdated), recoveries: it.Int(attrRecoveries),
+		generation: it.Int(attrGeneration),
 	}
 	if p := it.Str(attrProgress); p != "" {
 		r.Progress = &p

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -243,10 +244,10 @@ func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceR
 			s.log.Info("recognition submit retried; returning the job it created", "job", prior.ID, "status", prior.Status)
 			if prior.Status == StatusQueued && prior.Progress == nil {
 				// The earlier run may have stopped before its Start; the
-				// execution name is the job id, so a pipeline that did
-				// begin is not run twice. A failure is left to the polls'
-				// restart (restartUnstarted).
-				if err := s.start(ctx, prior.ID); err != nil {
+				// execution name is the job's (execName), so a pipeline
+				// that did begin is not run twice. A failure is left to
+				// the polls' restart (restartUnstarted).
+				if err := s.start(ctx, prior.ID, prior.generation); err != nil {
 					s.log.Error("starting a retried submit's job", "job", prior.ID, "err", err)
 				}
 			}
@@ -255,6 +256,13 @@ func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceR
 		// Replace the ended record, only as it was read.
 		create = store.And(store.Exists(), store.Equals(attrStatus, StatusFailed), store.Equals(attrErrorCode, CodeStartFailed),
 			store.Equals(attrCreated, store.UnixNano(prior.CreatedAt)))
+	}
+	// A job written anew gets an execution name of its own: its first
+	// run's Start may have created an execution after all (an answer
+	// lost to a timeout), and a name once used never starts again.
+	gen := int64(1)
+	if prior != nil {
+		gen = max(prior.generation, 1) + 1
 	}
 	cap := s.DailyCap(p.Client)
 	job = Job{
@@ -267,6 +275,7 @@ func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceR
 			attrCreated: store.UnixNano(now), attrUpdated: store.UnixNano(now),
 			attrSourceKey: src.Key, attrSourceETag: normETag(src.ETag), attrSourceSize: src.Size, attrFilename: src.Filename,
 			attrActivePK: activePartition, attrActiveSK: now.UTC().Format(time.RFC3339Nano) + "#" + job.ID,
+			attrGeneration: gen,
 		},
 		ExpiresAt: now.Add(pendingTTL),
 	}
@@ -281,7 +290,7 @@ func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceR
 		s.log.Warn("recognition submit contended; retrying", "client", p.Client.ID, "err", err)
 	}
 	if errors.Is(err, store.ErrConditionFailed) {
-		if id == requestID && s.rewritten(ctx, id, prior) {
+		if requestID != "" && s.rewritten(ctx, id, prior) {
 			return Job{}, true, errs.Wrap(op, err)
 		}
 		if qerr := s.quota.Exceeded(ctx, QuotaScope, p.Client.ID, quota.Daily, cap, now); qerr != nil {
@@ -292,11 +301,16 @@ func (s *Service) submit(ctx context.Context, p *identity.Principal, src SourceR
 		return Job{}, false, errs.Wrap(op, err)
 	}
 	job.Source.ETag = normETag(src.ETag)
-	if err := s.start(ctx, job.ID); err != nil {
+	if err := s.start(ctx, job.ID, gen); err != nil {
 		s.log.Error("recognition pipeline did not start", "job", job.ID, "err", err)
 		// Nothing will run: end the job visibly (which gives the unit back).
 		if ferr := s.Fail(context.WithoutCancel(ctx), job.ID, CodeStartFailed, detailStartFailed); ferr != nil {
+			// The job stays queued with its unit and reads its source:
+			// an internal error keeps the upload (the handler deletes
+			// it only on a refusal), and a retry under the key gets the
+			// job and starts it, or the polls' restart does.
 			s.log.Error("failing an unstarted job", "job", job.ID, "err", ferr)
+			return Job{}, false, &errs.Error{Op: op, Kind: errs.Internal, Err: errors.Join(err, ferr)}
 		}
 		return Job{}, false, &errs.Error{Op: op, Kind: errs.Unavailable, Detail: "Recognition is temporarily unavailable; try again shortly.", Err: err}
 	}
@@ -329,10 +343,21 @@ func neverStarted(r *jobRecord) bool {
 	return r.Status == StatusFailed && r.ErrorCode == CodeStartFailed
 }
 
-// start starts the job's workflow; the job id is the execution name, so
-// starting twice runs it once.
-func (s *Service) start(ctx context.Context, id string) error {
-	return s.wf.Start(ctx, Machine, id, TaskInput{JobID: id})
+// start starts the job's workflow under execName, so starting twice runs
+// it once.
+func (s *Service) start(ctx context.Context, id string, generation int64) error {
+	return s.wf.Start(ctx, Machine, execName(id, generation), TaskInput{JobID: id})
+}
+
+// execName is the execution name of the job's generation-th writing: the
+// job id for the first (and for jobs written before generations), then
+// id-gN. Step Functions never reuses a Standard execution's name, so a job
+// written anew after a start that may have created one needs its own.
+func execName(id string, generation int64) string {
+	if generation <= 1 {
+		return id
+	}
+	return id + "-g" + strconv.FormatInt(generation, 10)
 }
 
 // Get returns the client's job. Unknown, expired and other clients' jobs
@@ -372,15 +397,15 @@ func (s *Service) Get(ctx context.Context, clientID, jobID string) (Job, error) 
 // restartUnstarted starts the workflow of a job still queued with no
 // progress past workflow.StartGrace: a crash between Submit's write and
 // its Start left it so (the first task records its progress at once).
-// The execution name is the job id, so a job whose pipeline did begin is
-// not run twice; its quota unit was taken once, by Submit. A failure is
+// The execution name is the job's (execName), so a job whose pipeline
+// did begin is not run twice; its quota unit was taken once, by Submit. A failure is
 // logged: the next poll tries again, and the stale timeout still ends a
 // job that never runs.
 func (s *Service) restartUnstarted(ctx context.Context, r *jobRecord) {
 	started, err := workflow.Restart(ctx, s.st, s.wf, s.clock.Now(), workflow.Stalled{
 		Table: store.Jobs, Key: jobKey(r.ID),
 		While: store.And(store.Equals(attrStatus, StatusQueued), store.AttrNotExists(attrProgress)),
-		Since: r.updatedAt, Machine: Machine, Name: r.ID, Input: TaskInput{JobID: r.ID},
+		Since: r.updatedAt, Machine: Machine, Name: execName(r.ID, r.generation), Input: TaskInput{JobID: r.ID},
 	})
 	if err != nil {
 		s.log.Error("restarting an unstarted recognition job", "job", r.ID, "err", err)
@@ -463,7 +488,7 @@ func (s *Service) recoverJob(ctx context.Context, id string) error {
 		return s.Fail(ctx, id, CodeInterrupted, detailInterrupted)
 	}
 	s.log.Info("resuming recognition job", "job", id, "status", it.Str(attrStatus), "progress", it.Str(attrProgress))
-	if err := s.start(ctx, id); err != nil {
+	if err := s.start(ctx, id, it.Int(attrGeneration)); err != nil {
 		return fmt.Errorf("recognition: recover %s: %w", id, err)
 	}
 	return nil

@@ -76,9 +76,20 @@ func (a *API) recognitionUploadURL(w http.ResponseWriter, r *http.Request) error
 
 // submitResponse is the 201 of §4.5: no progress, no segments yet.
 type submitResponse struct {
-	JobID  string `json:"job_id"`
-	Status string `json:"status"`
-	Track  any    `json:"track"`
+	JobID  string               `json:"job_id"`
+	Status string               `json:"status"`
+	Track  *recognition.Segment `json:"track"`
+}
+
+// submitted is the 201 body for job: track is null on a new job (§2.4);
+// a retry given its first run's job as it is now repeats that job's
+// track once it has completed, as its poll does.
+func submitted(job recognition.Job) submitResponse {
+	out := submitResponse{JobID: job.ID, Status: job.Status}
+	if job.Status == recognition.StatusCompleted {
+		out.Track = job.Track
+	}
+	return out
 }
 
 func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
@@ -110,7 +121,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		// upload is used by nothing.
 		a.discard(r, src)
 	}
-	httpapi.WriteJSON(w, http.StatusCreated, submitResponse{JobID: job.ID, Status: job.Status, Track: nil})
+	httpapi.WriteJSON(w, http.StatusCreated, submitted(job))
 	return nil
 }
 
