@@ -462,6 +462,11 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 	if oldImage != nil && oldImage.Large != newImage.Large {
 		s.deleteImage(ctx, oldImage)
 	}
+	if newImage != nil && (p.Image == nil || p.Image.Large != newImage.Large) {
+		// An earlier run of this request made its change (mutate found its
+		// marker) and the cover has moved on since: this upload is no one's.
+		s.deleteImage(ctx, newImage)
+	}
 	return View{p, p.PermissionOf(c.User.ID)}, nil
 }
 
@@ -546,7 +551,7 @@ func (s *Service) ChangeItems(ctx context.Context, c Caller, slug string, add bo
 			return errUnchanged
 		}
 		return nil
-	}})
+	}, result: &res})
 	if err != nil {
 		return ItemsResult{}, err
 	}
