@@ -124,6 +124,11 @@ func (r *Runner) Resume(ctx context.Context) (int, error) {
 		err := r.Launch(ctx, x.machine, x.name, x.input)
 		switch {
 		case errors.Is(err, workflow.ErrAlreadyStarted):
+		case errors.Is(err, workflow.ErrUnknownMachine): // this build has no such machine any more
+			r.log.Warn("workflow execution of an unknown machine; not resumed", "machine", x.machine, "execution", x.name)
+			if err := r.journal.finished(ctx, x.machine, x.name); err != nil {
+				return n, err
+			}
 		case err != nil:
 			return n, fmt.Errorf("localworkflow: resume %s/%s: %w", x.machine, x.name, err)
 		default:
