@@ -140,7 +140,8 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	body, _ := json.Marshal(c)
 	key := store.Key{PK: o.partition(), SK: "CH#" + c.ID}
 	for range maxAddAttempts {
-		take, err := s.held.Take(ctx, o.partition(), s.max, s.counter(o))
+		take, err := s.held.Take(ctx, o.partition(), s.max,
+			quota.Counting(s.st, store.Accounts, store.Query{PK: o.partition(), SKPrefix: "CH#"}))
 		if err == nil {
 			err = s.st.Transact(ctx, []store.TxOp{
 				store.TxPut(store.Accounts, store.Item{Key: key, Attrs: map[string]any{
@@ -190,25 +191,6 @@ func (s *Service) get(ctx context.Context, key store.Key) (Channel, bool, error)
 		return Channel{}, false, err
 	}
 	return c, true, nil
-}
-
-// counter counts the entries of an allowlist written before its size was
-// counted (quota.Held's first Take).
-func (s *Service) counter(o Owner) func(context.Context) (int64, error) {
-	return func(ctx context.Context) (int64, error) {
-		var n int64
-		cursor := ""
-		for {
-			page, err := s.st.Query(ctx, store.Accounts, store.Query{PK: o.partition(), SKPrefix: "CH#", Cursor: cursor, Limit: 1000})
-			if err != nil {
-				return 0, err
-			}
-			n += int64(len(page.Items))
-			if cursor = page.Cursor; cursor == "" {
-				return n, nil
-			}
-		}
-	}
 }
 
 // addRetryAfter is the Retry-After of an add that ran out of attempts.

@@ -180,7 +180,8 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if err != nil {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
-		take, err := s.owned.Take(ctx, c.User.ID, s.maxOwned, s.ownedCounter(c.User.ID))
+		take, err := s.owned.Take(ctx, c.User.ID, s.maxOwned,
+			quota.Counting(s.st, store.Playlists, store.Query{PK: viewerPK(c.User.ID), SKPrefix: "OWN#"}))
 		if errors.Is(err, quota.ErrFull) {
 			return View{}, ItemsResult{}, errs.E(op, errs.Invalid, "You already own "+strconv.FormatInt(s.maxOwned, 10)+
 				" playlists, the most one user can own. Delete one to create another.")
@@ -237,25 +238,6 @@ func (s *Service) createID(ctx context.Context, c Caller, requestID string) (str
 		return id, *prior, err
 	}
 	return id, nil, err
-}
-
-// ownedCounter counts the playlists ownerID created before their number
-// was counted (quota.Held's first Take).
-func (s *Service) ownedCounter(ownerID string) func(context.Context) (int64, error) {
-	return func(ctx context.Context) (int64, error) {
-		var n int64
-		cursor := ""
-		for {
-			page, err := s.st.Query(ctx, store.Playlists, store.Query{PK: viewerPK(ownerID), SKPrefix: "OWN#", Cursor: cursor, Limit: 1000})
-			if err != nil {
-				return 0, err
-			}
-			n += int64(len(page.Items))
-			if cursor = page.Cursor; cursor == "" {
-				return n, nil
-			}
-		}
-	}
 }
 
 // freeSlug returns base, or base-2, base-3, ... whichever the owner has

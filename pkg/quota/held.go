@@ -85,6 +85,26 @@ func (h *Held) Take(ctx context.Context, subject string, cap int64, count func(c
 	return store.TxOp{}, fmt.Errorf("quota: counting %s %s: %w", h.scope, subject, store.ErrContention)
 }
 
+// Counting returns a count for Take: how many items query q of table t
+// finds (q.Cursor and q.Limit are the pages'). Table queries are strongly
+// consistent (index queries are not: count items of a table).
+func Counting(st store.Store, t store.Table, q store.Query) func(context.Context) (int64, error) {
+	return func(ctx context.Context) (int64, error) {
+		var n int64
+		q.Limit, q.Cursor = 1000, ""
+		for {
+			page, err := st.Query(ctx, t, q)
+			if err != nil {
+				return 0, err
+			}
+			n += int64(len(page.Items))
+			if q.Cursor = page.Cursor; q.Cursor == "" {
+				return n, nil
+			}
+		}
+	}
+}
+
 // Release returns the op that counts one thing of subject less, for the
 // transaction that removes it. It is conditional on the counter's state
 // as read, so a transaction that fails on it is retried (with a new
