@@ -7,6 +7,8 @@ import (
 	"musiccatalog/pkg/store"
 )
 
+var _ store.Store = (*LaggingIndex)(nil)
+
 // LaggingIndex wraps a store so that its global secondary indexes lag, as
 // DynamoDB's are eventually consistent: while Lag is on, every item
 // written (Put, Update, Transact) stays out of index queries until
