@@ -271,6 +271,15 @@ func tooManyChanges(op string) error {
 		Detail: "Too many changes to this playlist at once. Please retry in a moment."}
 }
 
+// tooManyCreates answers a create that lost its race too often: its slug
+// kept being taken, or the owner's deletes kept moving the count of what
+// they own (quota.Held). Nothing was written; like tooManyChanges it is
+// transient.
+func tooManyCreates(op string) error {
+	return &errs.Error{Op: op, Kind: errs.RateLimited, RetryAfter: time.Second,
+		Detail: "Too many playlists created or deleted at once. Please retry in a moment."}
+}
+
 // backoff is the pause between attempts of a write that lost a race:
 // random (so that the racers spread out), growing from up to 1 ms to up
 // to 25 ms.

@@ -186,6 +186,9 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 			return View{}, ItemsResult{}, errs.E(op, errs.Invalid, "You already own "+strconv.FormatInt(s.maxOwned, 10)+
 				" playlists, the most one user can own. Delete one to create another.")
 		}
+		if errors.Is(err, store.ErrContention) {
+			return View{}, ItemsResult{}, tooManyCreates(op) // deletes kept landing while it counted
+		}
 		if err != nil {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
@@ -197,8 +200,11 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if err == nil {
 			return View{p, PermOwner}, res, nil
 		}
-		if !retryable(err) || attempt == 20 {
+		if !retryable(err) {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
+		}
+		if attempt == 20 {
+			return View{}, ItemsResult{}, tooManyCreates(op)
 		}
 		if p.ID == in.RequestID {
 			// Another run of this very request may have written it.
