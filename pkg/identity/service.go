@@ -153,28 +153,71 @@ func (s *Service) CreateUser(ctx context.Context, clientID, username, name strin
 	if !usernameRE.MatchString(username) {
 		return User{}, "", errs.Field(op, "username", "Enter a valid username: up to 150 letters, digits and @/./+/-/_ characters.")
 	}
-	c, err := s.GetClient(ctx, clientID)
+	for range maxIssueAttempts {
+		c, err := s.GetClient(ctx, clientID)
+		if err != nil {
+			return User{}, "", err
+		}
+		u := User{ID: s.ids.UUID(), Username: username, Name: name, ClientID: c.ID, CreatedAt: s.clock.Now()}
+		token, tokItem := s.newTokenItem(c, u.ID, time.Time{})
+		err = s.st.Transact(ctx, []store.TxOp{
+			store.TxPut(store.Accounts, store.Item{Key: userKey(u.ID), Attrs: map[string]any{
+				"username": u.Username, "name": u.Name, "client_id": u.ClientID,
+				"created_at": store.UnixNano(u.CreatedAt),
+				"GSI1PK":     "CLIENT#" + c.ID + "#USERS", "GSI1SK": strings.ToLower(u.Username),
+			}}, store.NotExists()),
+			store.TxPut(store.Accounts, store.Item{Key: usernameKey(username), Attrs: map[string]any{"user_id": u.ID}}, store.NotExists()),
+			store.TxPut(store.Accounts, tokItem, store.NotExists()),
+			sameEpoch(c),
+		})
+		if errors.Is(err, store.ErrConditionFailed) {
+			moved, rerr := s.epochMoved(ctx, c)
+			if rerr != nil {
+				return User{}, "", rerr
+			}
+			if moved {
+				continue // revoked meanwhile: issue under the new epoch
+			}
+			return User{}, "", errs.Field(op, "username", "A user with that username already exists.")
+		}
+		if err != nil {
+			return User{}, "", errs.Wrap(op, err)
+		}
+		return u, token, nil
+	}
+	return User{}, "", errRevoking(op)
+}
+
+// maxIssueAttempts bounds the rounds of issuing a token while revocations
+// of the client's tokens keep landing between the read and the write.
+const maxIssueAttempts = 3
+
+// sameEpoch is the check, in the transaction that writes a token issued
+// under client c as just read, that c's token epoch is still the one the
+// token carries: a RevokeClientTokens landing in between fails the write
+// instead of answering a token refused from its first use.
+func sameEpoch(c Client) store.TxOp {
+	cond := store.Equals(attrTokenEpoch, c.TokenEpoch)
+	if c.TokenEpoch == 0 { // also a client written before epochs
+		cond = store.Or(store.AttrNotExists(attrTokenEpoch), cond)
+	}
+	return store.TxCheck(store.Accounts, clientKey(c.ID), store.And(store.Exists(), cond))
+}
+
+// epochMoved reports whether client c's tokens were revoked since c was
+// read (NotFound when the client is gone).
+func (s *Service) epochMoved(ctx context.Context, c Client) (bool, error) {
+	now, err := s.GetClient(ctx, c.ID)
 	if err != nil {
-		return User{}, "", err
+		return false, err
 	}
-	u := User{ID: s.ids.UUID(), Username: username, Name: name, ClientID: c.ID, CreatedAt: s.clock.Now()}
-	token, tokItem := s.newTokenItem(c, u.ID, time.Time{})
-	err = s.st.Transact(ctx, []store.TxOp{
-		store.TxPut(store.Accounts, store.Item{Key: userKey(u.ID), Attrs: map[string]any{
-			"username": u.Username, "name": u.Name, "client_id": u.ClientID,
-			"created_at": store.UnixNano(u.CreatedAt),
-			"GSI1PK":     "CLIENT#" + c.ID + "#USERS", "GSI1SK": strings.ToLower(u.Username),
-		}}, store.NotExists()),
-		store.TxPut(store.Accounts, store.Item{Key: usernameKey(username), Attrs: map[string]any{"user_id": u.ID}}, store.NotExists()),
-		store.TxPut(store.Accounts, tokItem, store.NotExists()),
-	})
-	if errors.Is(err, store.ErrConditionFailed) {
-		return User{}, "", errs.Field(op, "username", "A user with that username already exists.")
-	}
-	if err != nil {
-		return User{}, "", errs.Wrap(op, err)
-	}
-	return u, token, nil
+	return now.TokenEpoch != c.TokenEpoch, nil
+}
+
+// errRevoking answers an issue that met a revocation on every attempt.
+func errRevoking(op string) error {
+	return &errs.Error{Op: op, Kind: errs.Unavailable, RetryAfter: time.Second,
+		Detail: "The client's tokens are being revoked. Please retry in a moment."}
 }
 
 // GetUser returns a user or a NotFound error.
@@ -231,15 +274,22 @@ func (s *Service) CreateToken(ctx context.Context, clientID, userID string, expi
 		}
 		clientID = u.ClientID
 	}
-	c, err := s.GetClient(ctx, clientID)
-	if err != nil {
-		return "", err
+	for range maxIssueAttempts {
+		c, err := s.GetClient(ctx, clientID)
+		if err != nil {
+			return "", err
+		}
+		token, it := s.newTokenItem(c, userID, expires)
+		err = s.st.Transact(ctx, []store.TxOp{store.TxPut(store.Accounts, it, store.NotExists()), sameEpoch(c)})
+		if errors.Is(err, store.ErrConditionFailed) {
+			continue // revoked meanwhile (or the client is gone): read it again
+		}
+		if err != nil {
+			return "", errs.Wrap(op, err)
+		}
+		return token, nil
 	}
-	token, it := s.newTokenItem(c, userID, expires)
-	if err := s.st.Put(ctx, store.Accounts, it, store.NotExists()); err != nil {
-		return "", errs.Wrap(op, err)
-	}
-	return token, nil
+	return "", errRevoking(op)
 }
 
 // RevokeToken revokes one token.
