@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
@@ -126,7 +127,18 @@ func (s *Service) findUser(ctx context.Context, c Caller, in CollaboratorInput) 
 // a collaborator may remove themselves (leave).
 func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID string) error {
 	const op = "playlists.RemoveCollaborator"
+	request := idempotency.RequestIDFrom(ctx)
 	v, err := s.Get(ctx, c, slug)
+	if errs.Is(err, errs.NotFound) && request != "" {
+		// A leave under this request that committed took the playlist
+		// out of the caller's sight, and its marker with it: the leave
+		// also marked the caller's own rows (see extra).
+		if _, done, ferr := idempotency.FindApplied(ctx, s.st, store.Playlists, viewerPK(c.User.ID), request); ferr != nil {
+			return errs.Wrap(op, ferr)
+		} else if done {
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -146,8 +158,12 @@ func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID
 			p.Collaborators = slices.Delete(p.Collaborators, i, i+1)
 			return nil
 		},
-		extra: func(before, _ *Playlist) []store.TxOp {
-			return []store.TxOp{store.TxDelete(store.Playlists, viewerKey(userID, before), nil)}
+		extra: func(before, after *Playlist) []store.TxOp {
+			ops := []store.TxOp{store.TxDelete(store.Playlists, viewerKey(userID, before), nil)}
+			if request != "" && userID == c.User.ID {
+				ops = append(ops, idempotency.AppliedOp(store.Playlists, viewerPK(userID), request, after.UpdatedAt, nil))
+			}
+			return ops
 		},
 	})
 	return err
