@@ -97,8 +97,11 @@ func WithJournal(j *Journal) Option { return func(r *Runner) { r.journal = j } }
 // process that ran them stopped or crashed), with its name and input, and
 // returns how many it started. An execution already resumed MaxResumes
 // times is dropped instead. A name the runner has already (the application
-// started it again first) is left to that execution. Call it once the
-// machines and handlers are registered.
+// started it again first) is left to that execution. One it cannot start
+// (a task without a handler in this build) is reported with the others'
+// failures and does not hold up the rest; it counts as resumed, so it is
+// dropped after MaxResumes starts. Call it once the machines and handlers
+// are registered.
 func (r *Runner) Resume(ctx context.Context) (int, error) {
 	if r.journal == nil {
 		return 0, nil
@@ -108,33 +111,41 @@ func (r *Runner) Resume(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	n := 0
+	var failed []error
 	for _, x := range runs {
-		if x.resumes >= MaxResumes {
-			r.log.Warn("workflow execution interrupted too often; not resumed",
-				"machine", x.machine, "execution", x.name, "resumes", x.resumes)
-			if err := r.journal.finished(ctx, x.machine, x.name); err != nil {
-				return n, err
-			}
-			continue
+		ok, err := r.resume(ctx, x)
+		if err != nil {
+			failed = append(failed, err)
 		}
-		if _, err := r.journal.st.Update(ctx, store.Jobs, journalKey(x.machine, x.name),
-			store.Update{Add: map[string]int64{attrResumes: 1}}, store.Exists()); err != nil {
-			return n, fmt.Errorf("localworkflow: resume %s/%s: %w", x.machine, x.name, err)
-		}
-		err := r.Launch(ctx, x.machine, x.name, x.input)
-		switch {
-		case errors.Is(err, workflow.ErrAlreadyStarted):
-		case errors.Is(err, workflow.ErrUnknownMachine): // this build has no such machine any more
-			r.log.Warn("workflow execution of an unknown machine; not resumed", "machine", x.machine, "execution", x.name)
-			if err := r.journal.finished(ctx, x.machine, x.name); err != nil {
-				return n, err
-			}
-		case err != nil:
-			return n, fmt.Errorf("localworkflow: resume %s/%s: %w", x.machine, x.name, err)
-		default:
-			r.log.Info("workflow execution resumed", "machine", x.machine, "execution", x.name)
+		if ok {
 			n++
 		}
 	}
-	return n, nil
+	return n, errors.Join(failed...)
+}
+
+// resume starts one unfinished execution again; false when it did not
+// (dropped, or running already).
+func (r *Runner) resume(ctx context.Context, x run) (bool, error) {
+	if x.resumes >= MaxResumes {
+		r.log.Warn("workflow execution interrupted too often; not resumed",
+			"machine", x.machine, "execution", x.name, "resumes", x.resumes)
+		return false, r.journal.finished(ctx, x.machine, x.name)
+	}
+	if _, err := r.journal.st.Update(ctx, store.Jobs, journalKey(x.machine, x.name),
+		store.Update{Add: map[string]int64{attrResumes: 1}}, store.Exists()); err != nil {
+		return false, fmt.Errorf("localworkflow: resume %s/%s: %w", x.machine, x.name, err)
+	}
+	err := r.Launch(ctx, x.machine, x.name, x.input)
+	switch {
+	case errors.Is(err, workflow.ErrAlreadyStarted):
+		return false, nil
+	case errors.Is(err, workflow.ErrUnknownMachine): // this build has no such machine any more
+		r.log.Warn("workflow execution of an unknown machine; not resumed", "machine", x.machine, "execution", x.name)
+		return false, r.journal.finished(ctx, x.machine, x.name)
+	case err != nil:
+		return false, fmt.Errorf("localworkflow: resume %s/%s: %w", x.machine, x.name, err)
+	}
+	r.log.Info("workflow execution resumed", "machine", x.machine, "execution", x.name)
+	return true, nil
 }
