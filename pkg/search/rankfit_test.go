@@ -74,6 +74,10 @@ type rankWeights struct {
 	// concentration (its strongest dimension's weight, less 0.5) and the
 	// share of its squared weight on style and instrument concepts.
 	textConc, textMusic float64
+	// cosNorm weighs a second reading of the cosine: per concept group,
+	// the request's part against the track's part made a unit vector (the
+	// request's mass in the group times the group's cosine), summed.
+	cosNorm float64
 }
 
 // currentWeights are the weights by-text uses.
@@ -105,7 +109,8 @@ func (w *rankWeights) params() []struct {
 	return append(ps, param{"facetGenre", &w.facetGenre, false}, param{"facetMood", &w.facetMood, false},
 		param{"facetTempo", &w.facetTempo, false}, param{"facetVocals", &w.facetVocals, false}, param{"mood2", &w.mood2, false},
 		param{"negated", &w.negated, false}, param{"attrTempo", &w.attrTempo, false}, param{"attrVocals", &w.attrVocals, false},
-		param{"attrDuration", &w.attrDuration, false}, param{"textConc", &w.textConc, true}, param{"textMusic", &w.textMusic, true})
+		param{"attrDuration", &w.attrDuration, false}, param{"textConc", &w.textConc, true}, param{"textMusic", &w.textMusic, true},
+		param{"cosNorm", &w.cosNorm, true})
 }
 
 func (w rankWeights) String() string {
@@ -245,13 +250,25 @@ type rankSim struct {
 	cand            []bool
 	tabs            [maxQueryDims][256]float32
 	groupOf         []int // by dimension
+	// invNorm[g*n+i] is 1 / the norm of track i's part in group g (0
+	// when it has none), × vecScale.
+	invNorm []float32
 }
 
 func newRankSim(ix *Index) *rankSim {
 	an := ix.sem.emb.(anchorNamer).Anchors()
-	s := &rankSim{groupOf: make([]int, len(an))}
+	n := ix.sem.n
+	s := &rankSim{groupOf: make([]int, len(an)), invNorm: make([]float32, nConceptGroups*n)}
 	for d, a := range an {
 		s.groupOf[d] = conceptGroupOf[a]
+		for i, x := range ix.sem.cols[d*n : d*n+n] {
+			s.invNorm[s.groupOf[d]*n+i] += float32(x) * float32(x)
+		}
+	}
+	for k, v := range s.invNorm {
+		if v > 0 {
+			s.invNorm[k] = float32(1 / math.Sqrt(float64(v)))
+		}
 	}
 	return s
 }
@@ -273,6 +290,17 @@ func (s *rankSim) semScores(ix *Index, q *semQuery, w *rankWeights, out []float3
 		var v float32
 		for k, d := range q.dims {
 			v += s.tabs[k][uint8(si.cols[int(d)*n+i])]
+		}
+		if w.cosNorm != 0 {
+			var part [nConceptGroups]float32
+			for k, d := range q.dims {
+				part[s.groupOf[d]] += q.wts[k] * float32(si.cols[int(d)*n+i])
+			}
+			var cn float32
+			for g, p := range part {
+				cn += p * s.invNorm[g*n+i]
+			}
+			v += float32(w.cosNorm) * wTrackVec * cn
 		}
 		fc := si.comboOf(ix, i)
 		v += wf * (fg*max(nr.code[fc.genre], nr.code[fc.subgenre]) + fm*max(nr.code[fc.mood], m2*nr.code[fc.mood2]) +
@@ -347,18 +375,34 @@ func (s *rankSim) ndcg(r *simQuery, w *rankWeights) float64 {
 			v += w.attrDuration
 		}
 		s.score[i] = float32(v)
-		s.order = append(s.order, int32(i))
+		s.offer(int32(i))
 	}
-	sort.SliceStable(s.order, func(a, b int) bool { return s.score[s.order[a]] > s.score[s.order[b]] })
 	if r.ideal == 0 {
 		return 0
 	}
 	var got [evalLimit]int
-	k := min(evalLimit, len(s.order))
-	for j, i := range s.order[:k] {
+	for j, i := range s.order {
 		got[j] = r.grade[i]
 	}
-	return dcgOf(got[:k]) / r.ideal
+	return dcgOf(got[:len(s.order)]) / r.ideal
+}
+
+// offer keeps track i in s.order, the page best first, when it makes
+// the page (offered in catalog order: ties stay in catalog order).
+func (s *rankSim) offer(i int32) {
+	v := s.score[i]
+	k := len(s.order)
+	if k == evalLimit && v <= s.score[s.order[k-1]] {
+		return
+	}
+	if k < evalLimit {
+		s.order = append(s.order, i)
+	}
+	j := len(s.order) - 1
+	for ; j > 0 && v > s.score[s.order[j-1]]; j-- {
+		s.order[j] = s.order[j-1]
+	}
+	s.order[j] = i
 }
 
 // recordedSet is a set's recorded queries.
@@ -424,9 +468,26 @@ func objective(sets []recordedSet, w *rankWeights) float64 {
 	return s / float64(len(sets))
 }
 
-// fitSteps are the ascent's relative steps (a multiplied weight) and, ×
-// additiveScale, its additive ones.
-var fitSteps = []float64{0.1, 0.25, 0.5, 1}
+// fitConfig is how the ascent may move the weights.
+type fitConfig struct {
+	name string
+	// steps are the relative steps of a multiplied weight and, ×
+	// additiveScale, the steps of an additive one.
+	steps []float64
+	// lambda weighs the penalty on the distance from today's weights (the
+	// squared log ratio of a multiplied weight, the squared difference in
+	// additiveScale units of an additive one).
+	lambda float64
+}
+
+// fitConfigs are the fits TestRankFit reports.
+var fitConfigs = []fitConfig{
+	{"free", []float64{0.1, 0.25, 0.5, 1}, 0},
+	{"penalty 0.002", []float64{0.1, 0.25, 0.5, 1}, 0.002},
+	{"penalty 0.005", []float64{0.1, 0.25, 0.5, 1}, 0.005},
+	{"small steps", []float64{0.1, 0.25}, 0},
+	{"penalty 0.01", []float64{0.1, 0.25, 0.5, 1}, 0.01},
+}
 
 const (
 	additiveScale = 0.5
@@ -434,18 +495,41 @@ const (
 	minGain       = 1e-4
 )
 
-// fitWeights is a coordinate ascent from w on sets' objective: each
-// weight in turn tries each step up and down and keeps the best that
-// gains at least minGain; passes repeat until none gains.
-func fitWeights(sets []recordedSet, w rankWeights) (rankWeights, float64) {
-	best := objective(sets, &w)
+// penalty is cfg's penalty on w's distance from w0.
+func (cfg *fitConfig) penalty(w, w0 *rankWeights) float64 {
+	if cfg.lambda == 0 {
+		return 0
+	}
+	ps, ps0 := w.params(), w0.params()
+	s := 0.0
+	for k, p := range ps {
+		v, v0 := *p.p, *ps0[k].p
+		switch {
+		case p.additive:
+			s += (v - v0) * (v - v0) / (additiveScale * additiveScale)
+		case v0 > 0 && v > 0:
+			s += math.Log(v/v0) * math.Log(v/v0)
+		case v0 > 0: // to 0: as far as a tenth
+			s += math.Log(10) * math.Log(10)
+		}
+	}
+	return cfg.lambda * s
+}
+
+// fitWeights is a coordinate ascent from w on sets' objective less cfg's
+// penalty: each weight in turn tries each step up and down and keeps the
+// best that gains at least minGain; passes repeat until none gains. It
+// returns the weights and their objective (without the penalty).
+func fitWeights(sets []recordedSet, w rankWeights, cfg fitConfig) (rankWeights, float64) {
+	w0 := w
+	gain := func() float64 { return objective(sets, &w) - cfg.penalty(&w, &w0) }
+	best := gain()
 	for range fitPasses {
 		moved := false
-		ps := w.params()
-		for _, p := range ps {
+		for _, p := range w.params() {
 			orig := *p.p
 			bestV := orig
-			for _, st := range fitSteps {
+			for _, st := range cfg.steps {
 				for _, sgn := range []float64{1, -1} {
 					v := orig * (1 + sgn*st)
 					if p.additive {
@@ -455,7 +539,7 @@ func fitWeights(sets []recordedSet, w rankWeights) (rankWeights, float64) {
 						continue
 					}
 					*p.p = v
-					if o := objective(sets, &w); o > best+minGain {
+					if o := gain(); o > best+minGain {
 						best, bestV = o, v
 					}
 				}
@@ -467,32 +551,39 @@ func fitWeights(sets []recordedSet, w rankWeights) (rankWeights, float64) {
 			break
 		}
 	}
-	return w, best
+	return w, objective(sets, &w)
 }
 
 // TestRankFit fits the weights by leave-one-set-out cross-validation and
-// then on all six sets, and prints the figures (SEARCH_RANK_FIT=1).
+// then on all six sets, for each of fitConfigs, and prints the figures
+// (SEARCH_RANK_FIT=1; SEARCH_RANK_FIT_CONFIG=name runs one config).
 func TestRankFit(t *testing.T) {
 	if os.Getenv(rankFitEnv) != "1" {
 		t.Skip("set " + rankFitEnv + "=1")
 	}
 	sets := recordAll(t)
 	cur := currentWeights()
-	var sumCur, sumFit float64
-	for k := range sets {
-		train := slices.Concat(sets[:k], sets[k+1:])
-		w, o := fitWeights(train, cur)
-		c, f := sets[k].mean(&cur), sets[k].mean(&w)
-		sumCur += c
-		sumFit += f
-		t.Logf("held back %-8s today %.4f learned %.4f (%+.4f); training objective %.4f → %.4f; %s",
-			sets[k].name, c, f, f-c, objective(train, &cur), o, w)
-	}
-	t.Logf("cross-validated mean over the six held-back sets: today %.4f, learned %.4f (%+.4f)",
-		sumCur/float64(len(sets)), sumFit/float64(len(sets)), (sumFit-sumCur)/float64(len(sets)))
-	w, o := fitWeights(sets, cur)
-	t.Logf("fitted on all six: objective %.4f → %.4f; %s", objective(sets, &cur), o, w)
-	for k := range sets {
-		t.Logf("  %-8s today %.4f fitted %.4f", sets[k].name, sets[k].mean(&cur), sets[k].mean(&w))
+	for _, cfg := range fitConfigs {
+		if only := os.Getenv(rankFitEnv + "_CONFIG"); only != "" && only != cfg.name {
+			continue
+		}
+		var sumCur, sumFit, worst float64
+		for k := range sets {
+			train := slices.Concat(sets[:k], sets[k+1:])
+			w, o := fitWeights(train, cur, cfg)
+			c, f := sets[k].mean(&cur), sets[k].mean(&w)
+			sumCur += c
+			sumFit += f
+			worst = min(worst, f-c)
+			t.Logf("[%s] held back %-8s today %.4f learned %.4f (%+.4f); training %.4f → %.4f; %s",
+				cfg.name, sets[k].name, c, f, f-c, objective(train, &cur), o, w)
+		}
+		t.Logf("[%s] cross-validated: today %.4f, learned %.4f (%+.4f), worst set %+.4f",
+			cfg.name, sumCur/float64(len(sets)), sumFit/float64(len(sets)), (sumFit-sumCur)/float64(len(sets)), worst)
+		w, o := fitWeights(sets, cur, cfg)
+		t.Logf("[%s] fitted on all six: objective %.4f → %.4f; %s", cfg.name, objective(sets, &cur), o, w)
+		for k := range sets {
+			t.Logf("[%s]   %-8s today %.4f fitted %.4f", cfg.name, sets[k].name, sets[k].mean(&cur), sets[k].mean(&w))
+		}
 	}
 }
