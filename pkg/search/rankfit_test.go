@@ -38,30 +38,12 @@ var fitSets = []struct {
 	{"tuning", tuningSet}, {"tuning2", tuning2Set}, {"tuning3", tuning3Set}, {"tuning4", tuning4Set}, {"tuning5", tuning5Set},
 }
 
-// conceptGroupOf names the concept group of each of the embedder's
-// anchors: what a request asks of a track's mood, energy and tempo,
-// style, instruments, voice, and what it is for.
-var conceptGroupOf = func() map[string]int {
-	groups := [nConceptGroups]string{
-		"happy uplifting playful hopeful romantic calm peaceful dreamy sad melancholic dark tense mysterious epic aggressive nostalgic sensual triumphant scary lonely warm",
-		"energetic loud soft fast slow mid",
-		"electronic house techno synthwave dnb ambient hiphop trap lofi boombap rock hardrock punk indie metal pop dance acoustic cinematic orchestral suspense documentary jazz swing smoothjazz latin classical folk country corporate meditation drone blues soul gospel reggae world funk retro",
-		"piano guitar strings brass synth drums bells organ sax bass flute harp",
-		"vocal instrumental female male choir",
-		"study sleep workout party wedding travel trailer horror nature kids comedy sports gaming night summer city space spiritual christmas action drama fashion tech ceremony",
+var conceptGroupNames = func() (names [nConceptGroups]string) {
+	for g, cg := range conceptGroups {
+		names[g] = cg.name
 	}
-	m := map[string]int{}
-	for g, s := range groups {
-		for _, a := range strings.Fields(s) {
-			m[a] = g
-		}
-	}
-	return m
+	return names
 }()
-
-const nConceptGroups = 6
-
-var conceptGroupNames = [nConceptGroups]string{"mood", "energy", "style", "instrument", "voice", "use"}
 
 // rankWeights are the weights of by-text's score the fit may change.
 type rankWeights struct {
@@ -84,9 +66,9 @@ type rankWeights struct {
 func currentWeights() rankWeights {
 	w := rankWeights{text: wText, textRef: wTextReference,
 		facetGenre: wFacetGenre, facetMood: wFacetMood, facetTempo: wFacetTempo, facetVocals: wFacetVocals, mood2: wMood2,
-		negated: wNegated, attrTempo: wAttrTempo, attrVocals: wAttrVocals, attrDuration: wAttrDuration}
-	for g := range w.group {
-		w.group[g] = 1
+		negated: wNegated, attrTempo: wAttrTempo, attrVocals: wAttrVocals, attrDuration: wAttrDuration, textMusic: wTextMusic}
+	for g, cg := range conceptGroups {
+		w.group[g] = float64(cg.weight)
 	}
 	return w
 }
@@ -149,7 +131,6 @@ func recordSet(tb testing.TB, svc *Service, qs []evalQuery) []simQuery {
 		tb.Fatal(err)
 	}
 	n := len(ix.tracks)
-	an := ix.sem.emb.(anchorNamer).Anchors()
 	visible := ix.visibleTo("enterprise")
 	var out []simQuery
 	for _, eq := range qs {
@@ -203,11 +184,7 @@ func recordSet(tb testing.TB, svc *Service, qs []evalQuery) []simQuery {
 		}
 		if r.sq != nil {
 			r.conc = float64(r.sq.wts[0])
-			for k, d := range r.sq.dims {
-				if g := conceptGroupOf[an[d]]; g == 2 || g == 3 {
-					r.music += float64(r.sq.wts[k] * r.sq.wts[k])
-				}
-			}
+			r.music = float64(r.sq.music)
 		}
 		ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded}
 		ts.vocalsBonus()
