@@ -292,7 +292,7 @@ const (
 	// relative to the request, so the semantic side carries most of the
 	// ranking and BM25 decides among tracks that mean about the same.
 	// The text weight grows with the request's music share (wTextMusic)
-	// and the semantic score's parts are weighed by concept group: the
+	// and concentration (wTextConc), and the semantic score's parts are weighed by concept group: the
 	// learned ranking function (semantic_groups.go).
 	wText     = 0.8
 	wSemantic = 4.0
@@ -315,11 +315,11 @@ const (
 	// matches alone would leave out what the request means.
 	semMinCandidate = 0.25
 
-	// The attribute preferences (tempo and vocals fitted with the ranking
-	// function, semantic_groups.go: 0.5 and 0.5 before).
-	wAttrTempo    = 0.45
-	wAttrVocals   = 0.625
-	wAttrDuration = 0.3
+	// The attribute preferences (vocals and duration fitted with the
+	// ranking function, semantic_groups.go: 0.5 and 0.3 before).
+	wAttrTempo    = 0.5
+	wAttrVocals   = 0.75
+	wAttrDuration = 0.27
 )
 
 // ByText ranks tracks for a natural-language request.
@@ -404,7 +404,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	}
 	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best, wText: wText}
 	if sem != nil {
-		ts.wText += wTextMusic * float64(sq.music)
+		ts.wText += wTextConc*(float64(sq.wts[0])-0.5) + wTextMusic*float64(sq.music)
 	}
 	ts.vocalsBonus()
 	// Only the tracks the page may hold are scored (rank's selection, with
