@@ -291,10 +291,11 @@ const (
 	// is more often incidental). A cosine is absolute where BM25 is
 	// relative to the request, so the semantic side carries most of the
 	// ranking and BM25 decides among tracks that mean about the same.
-	// The text weight grows with the request's music share (wTextMusic)
-	// and concentration (wTextConc), and the semantic score's parts are weighed by concept group: the
+	// Refitted with the ranking function (semantic_groups.go; 0.8
+	// before). The text weight grows with the request's music share
+	// (wTextMusic), and the semantic score's parts are weighed by concept group: the
 	// learned ranking function (semantic_groups.go).
-	wText     = 0.8
+	wText     = 0.72
 	wSemantic = 4.0
 	// wTextReference is the share of the request's reference text score
 	// (textIndex.scores: every word matched as well as its best match)
@@ -315,11 +316,11 @@ const (
 	// matches alone would leave out what the request means.
 	semMinCandidate = 0.25
 
-	// The attribute preferences (vocals and duration fitted with the
-	// ranking function, semantic_groups.go: 0.5 and 0.3 before).
+	// The attribute preferences (vocals refitted with the ranking
+	// function, semantic_groups.go: 0.5 before).
 	wAttrTempo    = 0.5
-	wAttrVocals   = 0.75
-	wAttrDuration = 0.27
+	wAttrVocals   = 0.625
+	wAttrDuration = 0.3
 )
 
 // ByText ranks tracks for a natural-language request.
@@ -404,7 +405,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	}
 	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best, wText: wText}
 	if sem != nil {
-		ts.wText += wTextConc*(float64(sq.wts[0])-0.5) + wTextMusic*float64(sq.music)
+		ts.wText += wTextMusic * float64(sq.music)
 	}
 	ts.vocalsBonus()
 	// Only the tracks the page may hold are scored (rank's selection, with

@@ -70,7 +70,7 @@ func currentWeights() rankWeights {
 	w := rankWeights{text: wText, textRef: wTextReference,
 		facetGenre: wFacetGenre, facetMood: wFacetMood, facetTempo: wFacetTempo, facetVocals: wFacetVocals, mood2: wMood2,
 		negated: wNegated, attrTempo: wAttrTempo, attrVocals: wAttrVocals, attrDuration: wAttrDuration,
-		textConc: wTextConc, textMusic: wTextMusic}
+		textMusic: wTextMusic}
 	for g, cg := range conceptGroups {
 		w.group[g] = float64(cg.weight)
 	}

@@ -342,14 +342,15 @@ func sortDesc[T any](xs []T, key func(T) float32) {
 
 // Weights of the zero-shot facet match: how close the request is to the
 // track's genre or subgenre, its moods, its tempo band and its vocals.
-// All five were fitted (semantic_groups.go; hand-set 0.35, 0.35, 0.15,
-// 2.0 and 0.8 before): the secondary mood counts as much as the main one
-// when the request is closer to it (the fit may not raise it above).
+// All but the genre's were fitted (semantic_groups.go; hand-set 0.35,
+// 0.15, 2.0 and 0.8 before): the secondary mood counts as much as the
+// main one when the request is closer to it (the fit may not raise it
+// above).
 const (
-	wFacetGenre  = 0.3465
-	wFacetMood   = 0.7
-	wFacetTempo  = 0.1875
-	wFacetVocals = 1.8
+	wFacetGenre  = 0.35
+	wFacetMood   = 0.77
+	wFacetTempo  = 0.135
+	wFacetVocals = 2.2
 	// wMood2 weighs the secondary mood against the main one.
 	wMood2 = 1.0
 	// wTrackVec is the share of the track-vector cosine in the semantic
