@@ -55,33 +55,38 @@ func (s *Service) AddCollaborator(ctx context.Context, c Caller, slug string, in
 	if u.ID == c.User.ID {
 		return Collaborator{}, false, errs.E(op, errs.Invalid, "You own this playlist already.")
 	}
-	col := Collaborator{User: u, Permission: PermCanEdit, AddedAt: s.clock.Now().UTC()}
-	created := false
+	// out is what the share answers (kept for a retry under an
+	// Idempotency-Key: see mutate).
+	var out struct {
+		Col     Collaborator
+		Created bool
+	}
 	_, err = s.mutate(ctx, v.Playlist, mutation{
 		apply: func(p *Playlist) error {
-			created = false
+			out.Col, out.Created = Collaborator{User: u, Permission: PermCanEdit, AddedAt: s.clock.Now().UTC()}, false
 			if p.PermissionOf(c.User.ID) != PermOwner {
 				return notFound(op)
 			}
 			if i := slices.IndexFunc(p.Collaborators, func(x Collaborator) bool { return x.ID == u.ID }); i >= 0 {
-				col = p.Collaborators[i]
+				out.Col = p.Collaborators[i]
 				return errUnchanged
 			}
 			if len(p.Collaborators) >= MaxCollaborators {
 				return errs.E(op, errs.Invalid, "A playlist can be shared with at most "+strconv.Itoa(MaxCollaborators)+" users.")
 			}
-			p.Collaborators = append(p.Collaborators, col)
-			created = true
+			p.Collaborators = append(p.Collaborators, out.Col)
+			out.Created = true
 			return nil
 		},
 		extra: func(_, after *Playlist) []store.TxOp {
 			return []store.TxOp{store.TxPut(store.Playlists, viewerItem(u.ID, after), nil)}
 		},
+		result: &out,
 	})
 	if err != nil {
 		return Collaborator{}, false, err
 	}
-	return col, created, nil
+	return out.Col, out.Created, nil
 }
 
 // findUser resolves the named user within the caller's partner client;

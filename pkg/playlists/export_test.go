@@ -1,0 +1,4 @@
+package playlists
+
+// SetMaxOwned lowers the playlists one user may own, for a test.
+func SetMaxOwned(s *Service, n int64) { s.maxOwned = n }
