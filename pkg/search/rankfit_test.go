@@ -89,26 +89,25 @@ func handSetWeights() rankWeights {
 		negated: 1.0, attrTempo: 0.5, attrVocals: 0.5, attrDuration: 0.3}
 }
 
-// params lists the weights by name, for the ascent.
-func (w *rankWeights) params() []struct {
+// fitParam is one weight the ascent moves.
+type fitParam struct {
 	name     string
 	p        *float64
 	additive bool // steps added, not multiplied (a weight that may be 0 or negative)
-} {
-	type param = struct {
-		name     string
-		p        *float64
-		additive bool
-	}
-	ps := []param{{"text", &w.text, false}, {"textRef", &w.textRef, false}}
+}
+
+// params lists the weights by name, for the ascent.
+func (w *rankWeights) params() []fitParam {
+	ps := []fitParam{{"text", &w.text, false}, {"textRef", &w.textRef, false}}
 	for g := range w.group {
-		ps = append(ps, param{"cos-" + conceptGroupNames[g], &w.group[g], false})
+		ps = append(ps, fitParam{"cos-" + conceptGroupNames[g], &w.group[g], false})
 	}
-	return append(ps, param{"facetGenre", &w.facetGenre, false}, param{"facetMood", &w.facetMood, false},
-		param{"facetTempo", &w.facetTempo, false}, param{"facetVocals", &w.facetVocals, false}, param{"mood2", &w.mood2, false},
-		param{"negated", &w.negated, false}, param{"attrTempo", &w.attrTempo, false}, param{"attrVocals", &w.attrVocals, false},
-		param{"attrDuration", &w.attrDuration, false}, param{"textConc", &w.textConc, true}, param{"textMusic", &w.textMusic, true},
-		param{"cosNorm", &w.cosNorm, true}, param{"semNorm", &w.semNorm, true})
+	return append(ps, fitParam{"facetGenre", &w.facetGenre, false}, fitParam{"facetMood", &w.facetMood, false},
+		fitParam{"facetTempo", &w.facetTempo, false}, fitParam{"facetVocals", &w.facetVocals, false},
+		fitParam{"mood2", &w.mood2, false}, fitParam{"negated", &w.negated, false},
+		fitParam{"attrTempo", &w.attrTempo, false}, fitParam{"attrVocals", &w.attrVocals, false},
+		fitParam{"attrDuration", &w.attrDuration, false}, fitParam{"textConc", &w.textConc, true},
+		fitParam{"textMusic", &w.textMusic, true}, fitParam{"cosNorm", &w.cosNorm, true}, fitParam{"semNorm", &w.semNorm, true})
 }
 
 func (w rankWeights) String() string {
