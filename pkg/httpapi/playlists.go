@@ -591,11 +591,13 @@ func (a *API) collaboratorRemove(w http.ResponseWriter, r *http.Request) error {
 
 // playlistTracks is GET /api/v4/{locale}/tracks/?user_playlist={slug}
 // (§4.3): the playlist's tracks as Track objects, in playlist order, for
-// its owner and collaborators. Tracks the caller's plan no longer sees
+// its owner and collaborators, with genre, subgenre and moods in {locale}
+// as track detail translates them. Tracks the caller's plan no longer sees
 // (or gone from the catalog) are left out.
 func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.playlistTracks"
-	if _, ok := catalog.CanonicalLocale(r.PathValue("language")); !ok {
+	locale, ok := catalog.CanonicalLocale(r.PathValue("language"))
+	if !ok {
 		return errs.E(op, errs.NotFound, "Unknown language code \""+r.PathValue("language")+"\".")
 	}
 	var pg PageParams
@@ -626,10 +628,17 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	out := Page[TrackJSON]{Count: len(tracks), Results: []TrackJSON{}}
+	langs := map[string]bool{}
 	for _, t := range tracks[min(pg.Offset, len(tracks)):min(len(tracks), pg.Offset+pg.Limit)] {
-		out.Results = append(out.Results, a.TrackJSON(t, nil))
+		out.Results = append(out.Results, a.LocalizedTrackJSON(t, locale))
+		langs[t.Language(locale)] = true
 	}
 	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
+	if len(langs) == 1 { // the page's texts are in one language, as track detail says
+		for l := range langs {
+			w.Header().Set("Content-Language", l)
+		}
+	}
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil
