@@ -2,6 +2,10 @@ package app
 
 import (
 	"testing"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/httpapi/apitest"
+	"musiccatalog/pkg/identity"
 )
 
 // Deviations from interface.md found by the second conformance audit
@@ -32,5 +36,31 @@ func TestPlaylistTrackListingSpeaksItsLocale(t *testing.T) {
 				c.locale, got["genre_name"], got["mood_name"], got["secondary_mood_name"], r.Header.Get("Content-Language"),
 				c.genre, c.mood, tr.SecondaryMood, c.lang)
 		}
+	}
+}
+
+// TestDownloadStemsOfATrackWithoutStems: include_stems (§4.4, "bundle the
+// track's stems") for a track that has none is a 400 naming the field,
+// on POST and GET, and starts no build; it built and served an archive
+// named "(stems)" holding no stem.
+func TestDownloadStemsOfATrackWithoutStems(t *testing.T) {
+	f := newDownloadFixture(t, func(c *catalog.Contents) { c.Tracks[1].Stems = nil })
+	release, builds := gateZIPBuilds(t, f.d)
+	_, key := f.client(t, identity.PlanEnterprise, true, true)
+	tr := f.tracks[1]
+	for _, r := range []*apitest.Response{
+		f.post(tr.ID, key, map[string]any{"type": "track", "include_stems": true}),
+		f.post(tr.ID, key, map[string]any{"type": "track", "include_stems": true, "format": []string{"mp3", "wav"}}),
+		f.get(tr.ID, key, "type=track&include_stems=true"),
+	} {
+		if m := r.Map(t); r.Status != 400 || m["include_stems"] == nil {
+			t.Errorf("%d %s, want 400 {include_stems}", r.Status, r.Body)
+		}
+	}
+	wantPending(t, "a track with stems", f.post(f.tracks[0].ID, key, map[string]any{"type": "track", "include_stems": true}))
+	release()
+	waitWorkflows(t, f.d)
+	if n := builds.Load(); n != 1 {
+		t.Errorf("%d builds, want 1 (the track with stems)", n)
 	}
 }
