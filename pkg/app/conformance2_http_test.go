@@ -1,6 +1,8 @@
 package app
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"musiccatalog/pkg/catalog"
@@ -62,5 +64,34 @@ func TestDownloadStemsOfATrackWithoutStems(t *testing.T) {
 	waitWorkflows(t, f.d)
 	if n := builds.Load(); n != 1 {
 		t.Errorf("%d builds, want 1 (the track with stems)", n)
+	}
+}
+
+// TestSeveralAuthorizationHeadersAreRefused: a request with two
+// Authorization headers is refused as an invalid token (401; the license
+// API's invalid_token) instead of being served as whichever came first,
+// as API Gateway also refuses it (it joins the values with a comma).
+func TestSeveralAuthorizationHeadersAreRefused(t *testing.T) {
+	d, creds := newTestDeps(t)
+	h := d.LocalHandler()
+	for _, c := range []struct{ method, path, body, want string }{
+		{"GET", "/api/v4/allowlist/channels/", "", `"Invalid token."`},
+		{"GET", "/api/v4/me/playlists/", "", `"Invalid token."`},
+		{"POST", "/api/v1/licenses/generate", `{"track_id":"00000000-0000-4000-8000-000000000000"}`, `"invalid_token"`},
+	} {
+		for _, second := range []string{creds.User.Token, "junk", creds.Partner.Key} {
+			req := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
+			req.Header.Add("Authorization", "Bearer "+creds.Partner.Key)
+			req.Header.Add("Authorization", "Bearer "+second)
+			req.Header.Set("X-User-ID", "u1")
+			if c.body != "" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 401 || !strings.Contains(rec.Body.String(), c.want) {
+				t.Errorf("%s %s with two Authorization headers: %d %s, want 401 %s", c.method, c.path, rec.Code, rec.Body, c.want)
+			}
+		}
 	}
 }
