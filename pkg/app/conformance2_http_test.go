@@ -1,6 +1,8 @@
 package app
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -93,5 +95,50 @@ func TestSeveralAuthorizationHeadersAreRefused(t *testing.T) {
 				t.Errorf("%s %s with two Authorization headers: %d %s, want 401 %s", c.method, c.path, rec.Code, rec.Body, c.want)
 			}
 		}
+	}
+}
+
+// TestNamesRefuseControlCharacters: a playlist name (create, PATCH as
+// JSON or multipart) and a channel's display name are one line of text,
+// so control characters are a 400 naming the field, as license
+// project_name already was; a playlist description keeps line breaks and
+// tabs but refuses NUL. They were stored as sent ("a\u0000b\nc").
+func TestNamesRefuseControlCharacters(t *testing.T) {
+	e := newPlaylistEnv(t)
+	e.create(e.owner, "Clean")
+	for _, c := range []struct {
+		method, path string
+		body         any
+		field        string
+	}{
+		{"POST", mePlaylists, map[string]any{"name": "a\u0000b"}, "name"},
+		{"POST", mePlaylists, map[string]any{"name": "line\nbreak"}, "name"},
+		{"POST", mePlaylists, map[string]any{"name": "ok", "description": "nul\u0000"}, "description"},
+		{"PATCH", mePlaylists + "clean/", map[string]any{"name": "tab\there"}, "name"},
+		{"POST", channelsPath, map[string]any{"provider": "youtube", "channel_id": "UC_x5XG1OV2P6uZZ5FSM9Ttw", "name": "a\u0000b\nc"}, "name"},
+	} {
+		token := e.owner
+		if c.path == channelsPath {
+			token = e.partnerKey
+		}
+		if r, m := e.do(token, c.method, c.path, c.body); r.Status != 400 || m[c.field] == nil {
+			t.Errorf("%s %s %v: %d %s, want 400 {%s}", c.method, c.path, c.body, r.Status, r.Body, c.field)
+		}
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	_ = mw.WriteField("name", "bell\a")
+	mw.Close()
+	mp := e.c.Do(apitest.Request{Method: "PATCH", Path: mePlaylists + "clean/", Body: buf.Bytes(),
+		Header: map[string]string{"Authorization": "Bearer " + e.owner, "Content-Type": mw.FormDataContentType()}})
+	if mp.Status != 400 || mp.Map(t)["name"] == nil {
+		t.Errorf("multipart PATCH: %d %s, want 400 {name}", mp.Status, mp.Body)
+	}
+	if r, m := e.do(e.owner, "POST", mePlaylists, map[string]any{"name": "Notes", "description": "two\nlines\tand a tab"}); r.Status != 201 ||
+		m["playlist"].(map[string]any)["description"] != "two\nlines\tand a tab" {
+		t.Errorf("description with line breaks: %d %s", r.Status, r.Body)
+	}
+	if r, m := e.do(e.owner, "GET", mePlaylists+"clean/", nil); r.Status != 200 || m["name"] != "Clean" {
+		t.Errorf("refused PATCHes changed the playlist: %d %s", r.Status, r.Body)
 	}
 }
