@@ -142,3 +142,29 @@ func TestNamesRefuseControlCharacters(t *testing.T) {
 		t.Errorf("refused PATCHes changed the playlist: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestLicenseThrottledCarriesUsage: §8 "429 responses carry the standard
+// Retry-After header in seconds; current usage is in usage" — the 429
+// throttled body has the client's usage next to its error (it had none).
+func TestLicenseThrottledCarriesUsage(t *testing.T) {
+	e := newLicenseEnv(t)
+	_, key := e.newClient(t, identity.PlanEnterprise, []string{identity.ScopeLicenses}, identity.Quotas{LicenseDaily: 1, LicenseMonthly: 7})
+	body := map[string]any{"track_id": e.tracks[0].ID}
+	if r, _ := e.generate(t, key, nil, body); r.Status != 200 {
+		t.Fatalf("first license: %d %s", r.Status, r.Body)
+	}
+	r, _ := e.generate(t, key, map[string]string{"X-User-ID": "creator-2"}, body)
+	var got struct {
+		Usage *struct {
+			DailyUsed    *int `json:"daily_used"`
+			MonthlyUsed  *int `json:"monthly_used"`
+			DailyLimit   *int `json:"daily_limit"`
+			MonthlyLimit *int `json:"monthly_limit"`
+		} `json:"usage"`
+	}
+	r.JSON(t, &got)
+	u := got.Usage
+	if r.Status != 429 || u == nil || u.DailyUsed == nil || *u.DailyUsed != 1 || *u.DailyLimit != 1 || *u.MonthlyUsed != 1 || *u.MonthlyLimit != 7 {
+		t.Errorf("429: %d %s; want usage {daily_used 1, daily_limit 1, monthly_used 1, monthly_limit 7}", r.Status, r.Body)
+	}
+}
