@@ -168,3 +168,18 @@ func TestLicenseThrottledCarriesUsage(t *testing.T) {
 		t.Errorf("429: %d %s; want usage {daily_used 1, daily_limit 1, monthly_used 1, monthly_limit 7}", r.Status, r.Body)
 	}
 }
+
+// TestDownloadFormatNullItem: a null item of `format` is a type error, as
+// a number is (it was reported as the choice "").
+func TestDownloadFormatNullItem(t *testing.T) {
+	f := newDownloadFixture(t)
+	_, key := f.client(t, identity.PlanEnterprise, true, true)
+	r := f.post(f.tracks[0].ID, key, map[string]any{"type": "track", "format": []any{"mp3", nil}})
+	if got, _ := r.Map(t)["format"].([]any); r.Status != 400 || len(got) != 1 || got[0] != "Invalid type: expected a string." {
+		t.Errorf("%d %s, want 400 {format: [Invalid type: expected a string.]}", r.Status, r.Body)
+	}
+	r = f.post(f.tracks[0].ID, key, map[string]any{"format": []any{nil, "flac"}})
+	if m := r.Map(t); r.Status != 400 || len(m["format"].([]any)) != 2 || m["type"] == nil {
+		t.Errorf("%d %s, want 400 naming type and both bad formats", r.Status, r.Body)
+	}
+}
