@@ -183,3 +183,25 @@ func TestDownloadFormatNullItem(t *testing.T) {
 		t.Errorf("%d %s, want 400 naming type and both bad formats", r.Status, r.Body)
 	}
 }
+
+// TestPlaylistUpdateRefusesNull: a PATCH/PUT with null for name,
+// description or image is a 400 naming each (DRF's "may not be null"),
+// not a 200 that silently keeps the old value (a client clearing the
+// description with null was told it worked).
+func TestPlaylistUpdateRefusesNull(t *testing.T) {
+	e := newPlaylistEnv(t)
+	e.create(e.owner, "Nulls")
+	e.do(e.owner, "PATCH", mePlaylists+"nulls/", map[string]any{"description": "kept"})
+	for _, method := range []string{"PATCH", "PUT"} {
+		r, m := e.do(e.owner, method, mePlaylists+"nulls/", map[string]any{"name": nil, "description": nil, "image": nil})
+		if r.Status != 400 || m["name"] == nil || m["description"] == nil || m["image"] == nil {
+			t.Errorf("%s with nulls: %d %s, want 400 {name, description, image}", method, r.Status, r.Body)
+		}
+	}
+	if r, m := e.do(e.owner, "GET", mePlaylists+"nulls/", nil); r.Status != 200 || m["name"] != "Nulls" || m["description"] != "kept" {
+		t.Errorf("after refused updates: %d %s", r.Status, r.Body)
+	}
+	if r, m := e.do(e.owner, "PATCH", mePlaylists+"nulls/", map[string]any{"description": ""}); r.Status != 200 || m["description"] != "" {
+		t.Errorf("clearing with \"\": %d %s", r.Status, r.Body)
+	}
+}

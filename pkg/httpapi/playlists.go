@@ -320,11 +320,28 @@ func readUpdate(r *http.Request) (playlists.UpdateInput, error) {
 			Description *string          `json:"description"`
 			Image       *json.RawMessage `json:"image"`
 		}
+		var raw bytes.Buffer // the body as read, to tell a null from an absent field
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.TeeReader(r.Body, &raw), r.Body}
 		if err := DecodeJSON(r, &body); err != nil {
 			return playlists.UpdateInput{}, err
 		}
 		if body.Image != nil {
 			return playlists.UpdateInput{}, errs.Field(op, "image", "Send the image as a file in a multipart/form-data body.")
+		}
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(raw.Bytes(), &fields) // decoded above: a JSON object or empty
+		var nulls error
+		for _, f := range []string{"name", "description", "image"} {
+			if v, ok := fields[f]; ok && string(bytes.TrimSpace(v)) == "null" {
+				// null would read as "absent" and change nothing while answering 200
+				nulls = MergeFieldErrors(nulls, errs.Field(op, f, "This field may not be null."))
+			}
+		}
+		if nulls != nil {
+			return playlists.UpdateInput{}, nulls
 		}
 		return playlists.UpdateInput{Name: body.Name, Description: body.Description}, nil
 	}
