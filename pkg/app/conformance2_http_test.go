@@ -205,3 +205,38 @@ func TestPlaylistUpdateRefusesNull(t *testing.T) {
 		t.Errorf("clearing with \"\": %d %s", r.Status, r.Body)
 	}
 }
+
+// TestCreatedAnswersSayWhere: a 201 names the created resource in
+// Location (RFC 9110 §15.3.2), as playlist create does: the recognition
+// job's poll path and the soundtrack video's retrieve path. Both were
+// without it, which reads as "created at the request URI".
+func TestCreatedAnswersSayWhere(t *testing.T) {
+	d, _ := newTestDeps(t)
+	c := apitest.New(t, d.LocalHandler())
+	_, key, err := d.Identity.CreateClient(t.Context(), identity.NewClient{Name: "L", Plan: identity.PlanCommercial,
+		Scopes: []string{identity.ScopeComplianceCheck}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Token = key
+	ct, body := multipartFile(t, "clip.mp4", []byte("garbage video bytes"), nil)
+	r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: body, Header: map[string]string{"Content-Type": ct}})
+	if loc := r.Header.Get("Location"); r.Status != 201 || loc != recognitionPath+r.Map(t)["job_id"].(string)+"/" {
+		t.Fatalf("recognition submit: %d Location %q %s", r.Status, loc, r.Body)
+	}
+	if p := c.Do(apitest.Request{Method: "GET", Path: r.Header.Get("Location")}); p.Status != 200 {
+		t.Errorf("GET Location: %d %s", p.Status, p.Body)
+	}
+}
+
+func TestSoundtrackCreatedSaysWhere(t *testing.T) {
+	needFFmpeg(t)
+	_, _, c := partnerClient(t)
+	r := postFile(c, "clip.mp4", songVideo(t, 3, 4), nil, t)
+	if loc := r.Header.Get("Location"); r.Status != 201 || loc != soundtrackPath+r.Map(t)["id"].(string)+"/" {
+		t.Fatalf("soundtrack create: %d Location %q %s", r.Status, loc, r.Body)
+	}
+	if g := c.Do(apitest.Request{Method: "GET", Path: r.Header.Get("Location")}); g.Status != 200 {
+		t.Errorf("GET Location: %d %s", g.Status, g.Body)
+	}
+}

@@ -47,6 +47,9 @@ type API struct {
 	Recognition Service
 }
 
+// jobsPath is where jobs are submitted; a job is polled at jobsPath{job_id}/.
+const jobsPath = "/api/v4/video-recognition/"
+
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
 	rt.Handle("POST /api/v4/video-recognition/upload-url/", httpapi.MaxJSONBody, a.recognitionUploadURL)
@@ -121,6 +124,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		// upload is used by nothing.
 		a.discard(r, src)
 	}
+	w.Header().Set("Location", jobsPath+job.ID+"/") // where to poll (201: the job's address)
 	httpapi.WriteJSON(w, http.StatusCreated, submitted(job))
 	return nil
 }
