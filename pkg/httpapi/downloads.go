@@ -113,6 +113,9 @@ func (a *API) downloadAudioGet(w http.ResponseWriter, r *http.Request) error {
 			*dst = b
 		}
 	}
+	if err := Repeated(op, q, "type"); err != nil {
+		return MergeFieldErrors(err, req.Validate())
+	}
 	link, err := a.downloadService().Audio(r.Context(), p, strings.ToLower(r.PathValue("id")), req)
 	if err != nil {
 		return err

@@ -361,11 +361,11 @@ func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	q := r.URL.Query()
 	pp, err := ParsePage(r, licenseDefaultLimit, licenseMaxLimit)
-	if err != nil {
+	if err = MergeFieldErrors(err, Repeated("httpapi.listLicenses", q, "user_id", "track_id")); err != nil {
 		return err
 	}
-	q := r.URL.Query()
 	f := licensing.Filter{UserID: q.Get("user_id"), TrackID: q.Get("track_id")}
 	ls, total, err := a.Licenses.List(r.Context(), p.Client.ID, f, pp.Limit, pp.Offset)
 	if err != nil {

@@ -625,6 +625,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		if slug == "" {
 			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This field is required."))
 		}
+		perr = MergeFieldErrors(perr, Repeated(op, r.URL.Query(), "user_playlist"))
 		return slug, perr
 	})
 	if err != nil {
