@@ -292,3 +292,17 @@ func newLicenseEnvKey(t *testing.T, e *playlistEnv) (string, string) {
 	}
 	return c.ID, key
 }
+
+// TestLicensePageNegotiatesFormat: `format` is the content negotiation
+// parameter (§9), so /v/{id}?format=json answers the page's JSON form,
+// as /v/{id}.json does (it answered the HTML page).
+func TestLicensePageNegotiatesFormat(t *testing.T) {
+	e := newLicenseEnv(t)
+	_, key := e.newClient(t, identity.PlanEnterprise, []string{identity.ScopeLicenses}, identity.Quotas{})
+	_, b := e.generate(t, key, nil, map[string]any{"track_id": e.tracks[0].ID})
+	id := b.License.LicenseID
+	r, m := e.get(t, "", "/v/"+id+"?format=json")
+	if r.Status != 200 || r.Header.Get("Content-Type") != "application/json" || m["license_id"] != id {
+		t.Errorf("?format=json: %d %q %s", r.Status, r.Header.Get("Content-Type"), r.Body)
+	}
+}
