@@ -10,6 +10,7 @@ import (
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/httpapi/apitest"
 	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/recognition"
 )
 
 // Deviations from interface.md found by the second conformance audit
@@ -304,5 +305,51 @@ func TestLicensePageNegotiatesFormat(t *testing.T) {
 	r, m := e.get(t, "", "/v/"+id+"?format=json")
 	if r.Status != 200 || r.Header.Get("Content-Type") != "application/json" || m["license_id"] != id {
 		t.Errorf("?format=json: %d %q %s", r.Status, r.Header.Get("Content-Type"), r.Body)
+	}
+}
+
+// TestSubmitOfARefusedUploadSaysWhy: an upload the trigger refused and
+// deleted (over the size limit) is submitted by its storage_key: the 400
+// says the file was too large (§7.2), not "PUT the file first" as if the
+// client had never uploaded it.
+func TestSubmitOfARefusedUploadSaysWhy(t *testing.T) {
+	d, _ := newTestDeps(t)
+	svc, err := recognition.New(recognition.Config{Store: d.Store, Blob: d.Blob, Catalog: d.Catalog, Workflow: &quietStarts{},
+		Clock: d.Clock, DefaultDailyCap: 10, MaxFileSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Recognition = svc
+	c := apitest.New(t, d.LocalHandler())
+	_, key, err := d.Identity.CreateClient(t.Context(), identity.NewClient{Name: "R", Plan: identity.PlanCommercial,
+		Scopes: []string{identity.ScopeComplianceCheck}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Token = key
+	up := c.Do(apitest.Request{Method: "POST", Path: recognitionPath + "upload-url/", JSON: map[string]any{"filename": "big.mp4"}})
+	if up.Status != 201 {
+		t.Fatalf("upload-url: %d %s", up.Status, up.Body)
+	}
+	sk := up.Map(t)["storage_key"].(string)
+	if err := d.Blob.Put(t.Context(), sk, bytes.NewReader(make([]byte, 2000)), 2000, "video/mp4"); err != nil {
+		t.Fatal(err)
+	}
+	attrs, err := d.Blob.Head(t.Context(), sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Prepare(t.Context(), sk, attrs.ETag); err != nil { // the upload trigger
+		t.Fatal(err)
+	}
+	r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, JSON: map[string]any{"storage_key": sk}})
+	msgs, _ := r.Map(t)["storage_key"].([]any)
+	if r.Status != 400 || len(msgs) != 1 || !strings.Contains(msgs[0].(string), "cannot exceed 100 MB") {
+		t.Errorf("submit of the refused upload: %d %s, want 400 {storage_key: [size]}", r.Status, r.Body)
+	}
+	// A key nothing was uploaded to still says so.
+	r = c.Do(apitest.Request{Method: "POST", Path: recognitionPath, JSON: map[string]any{"storage_key": strings.Replace(sk, "big.mp4", "other.mp4", 1)}})
+	if msgs, _ := r.Map(t)["storage_key"].([]any); r.Status != 400 || len(msgs) != 1 || !strings.Contains(msgs[0].(string), "PUT the file") {
+		t.Errorf("submit of a key never uploaded: %d %s", r.Status, r.Body)
 	}
 }
