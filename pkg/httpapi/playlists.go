@@ -51,14 +51,17 @@ func (a *API) mountPlaylists(rt *Router) {
 	rt.Handle("GET "+playlistsPath, NoBody, a.playlistList)
 	rt.Handle("POST "+playlistsPath, MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistCreate)))
 	rt.Handle("GET "+playlistsPath+"{slug}/", NoBody, a.playlistRetrieve)
-	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
-	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
+	// Changes take an Idempotency-Key too: a retry of one whose write
+	// committed but whose answer was lost gets the committed answer, and
+	// the change is not applied twice (playlists' mutate keeps a marker).
+	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistUpdate)))
+	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistUpdate)))
 	rt.Handle("DELETE "+playlistsPath+"{slug}/", NoBody, a.playlistDelete)
-	rt.Handle("POST "+playlistsPath+"{slug}/tracks/", MaxJSONBody, a.playlistItems)
-	rt.Handle("POST "+playlistsPath+"{slug}/tracks/reorder/", MaxJSONBody, a.playlistReorder)
+	rt.Handle("POST "+playlistsPath+"{slug}/tracks/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistItems)))
+	rt.Handle("POST "+playlistsPath+"{slug}/tracks/reorder/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistReorder)))
 	rt.Handle("GET "+playlistsPath+"{slug}/collaborators/", NoBody, a.collaboratorList)
-	rt.Handle("POST "+playlistsPath+"{slug}/collaborators/", MaxJSONBody, a.collaboratorAdd)
-	rt.Handle("DELETE "+playlistsPath+"{slug}/collaborators/{user_id}/", NoBody, a.collaboratorRemove)
+	rt.Handle("POST "+playlistsPath+"{slug}/collaborators/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.collaboratorAdd)))
+	rt.Handle("DELETE "+playlistsPath+"{slug}/collaborators/{user_id}/", NoBody, AuthFirst(a.signedIn, a.Idempotent(a.collaboratorRemove)))
 	// The listing shares its shape with the stream proxy's path
 	// (/api/v4/stream/tracks/ would match both): the stream route wins.
 	rt.HandleSecondary("GET /api/v4/{language}/tracks/", NoBody, a.playlistTracks)
