@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/clock"
@@ -121,6 +122,9 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	}
 	if utf8.RuneCountInString(in.Name) > MaxNameLength {
 		return Channel{}, false, errs.Field(op, "name", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxNameLength))
+	}
+	if strings.IndexFunc(in.Name, unicode.IsControl) >= 0 { // a display name is one line of text
+		return Channel{}, false, errs.Field(op, "name", "Must not contain control characters.")
 	}
 	if in.ImageURL != "" {
 		if u, err := url.Parse(in.ImageURL); err != nil || u.Scheme != "https" || u.Host == "" {

@@ -323,11 +323,28 @@ func readUpdate(r *http.Request) (playlists.UpdateInput, error) {
 			Description *string          `json:"description"`
 			Image       *json.RawMessage `json:"image"`
 		}
+		var raw bytes.Buffer // the body as read, to tell a null from an absent field
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.TeeReader(r.Body, &raw), r.Body}
 		if err := DecodeJSON(r, &body); err != nil {
 			return playlists.UpdateInput{}, err
 		}
 		if body.Image != nil {
 			return playlists.UpdateInput{}, errs.Field(op, "image", "Send the image as a file in a multipart/form-data body.")
+		}
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(raw.Bytes(), &fields) // decoded above: a JSON object or empty
+		var nulls error
+		for _, f := range []string{"name", "description", "image"} {
+			if v, ok := fields[f]; ok && string(bytes.TrimSpace(v)) == "null" {
+				// null would read as "absent" and change nothing while answering 200
+				nulls = MergeFieldErrors(nulls, errs.Field(op, f, "This field may not be null."))
+			}
+		}
+		if nulls != nil {
+			return playlists.UpdateInput{}, nulls
 		}
 		return playlists.UpdateInput{Name: body.Name, Description: body.Description}, nil
 	}
@@ -594,11 +611,13 @@ func (a *API) collaboratorRemove(w http.ResponseWriter, r *http.Request) error {
 
 // playlistTracks is GET /api/v4/{locale}/tracks/?user_playlist={slug}
 // (§4.3): the playlist's tracks as Track objects, in playlist order, for
-// its owner and collaborators. Tracks the caller's plan no longer sees
+// its owner and collaborators, with genre, subgenre and moods in {locale}
+// as track detail translates them. Tracks the caller's plan no longer sees
 // (or gone from the catalog) are left out.
 func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.playlistTracks"
-	if _, ok := catalog.CanonicalLocale(r.PathValue("language")); !ok {
+	locale, ok := catalog.CanonicalLocale(r.PathValue("language"))
+	if !ok {
 		return errs.E(op, errs.NotFound, "Unknown language code \""+r.PathValue("language")+"\".")
 	}
 	var pg PageParams
@@ -609,6 +628,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		if slug == "" {
 			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This field is required."))
 		}
+		perr = MergeFieldErrors(perr, Repeated(op, r.URL.Query(), "user_playlist"))
 		return slug, perr
 	})
 	if err != nil {
@@ -629,10 +649,17 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	out := Page[TrackJSON]{Count: len(tracks), Results: []TrackJSON{}}
+	langs := map[string]bool{}
 	for _, t := range tracks[min(pg.Offset, len(tracks)):min(len(tracks), pg.Offset+pg.Limit)] {
-		out.Results = append(out.Results, a.TrackJSON(t, nil))
+		out.Results = append(out.Results, a.LocalizedTrackJSON(t, locale))
+		langs[t.Language(locale)] = true
 	}
 	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
+	if len(langs) == 1 { // the page's texts are in one language, as track detail says
+		for l := range langs {
+			w.Header().Set("Content-Language", l)
+		}
+	}
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil

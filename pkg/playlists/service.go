@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/blob"
@@ -279,6 +280,8 @@ func checkName(name string, required bool) string {
 		return msgNotUTF8
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return "Ensure this field has no more than " + strconv.Itoa(MaxNameLength) + " characters."
+	case strings.IndexFunc(name, unicode.IsControl) >= 0: // a title is one line of text
+		return "Must not contain control characters."
 	}
 	return ""
 }
@@ -286,6 +289,9 @@ func checkName(name string, required bool) string {
 func checkDescription(d string) string {
 	if !utf8.ValidString(d) {
 		return msgNotUTF8
+	}
+	if strings.ContainsRune(d, 0) { // free text keeps its line breaks and tabs, never NUL
+		return "Null characters are not allowed."
 	}
 	if utf8.RuneCountInString(d) > MaxDescription {
 		return "Ensure this field has no more than " + strconv.Itoa(MaxDescription) + " characters."
