@@ -104,17 +104,20 @@ func (a *API) downloadAudioGet(w http.ResponseWriter, r *http.Request) error {
 	if fs, ok := q["fmt"]; ok {
 		req.Formats, req.FormatsSent = fs, true
 	}
+	// Single-valued: the same value repeated is accepted, different
+	// values are refused by Repeated (as `type`).
+	perr := Repeated(op, q, "type", "include_stems", "confirm_personal_use")
 	for field, dst := range map[string]*bool{"include_stems": &req.IncludeStems, "confirm_personal_use": &req.ConfirmPersonalUse} {
 		if v, ok := q[field]; ok {
 			b, err := strconv.ParseBool(v[0])
-			if err != nil || len(v) > 1 {
-				return errs.Field(op, field, "Must be true or false.")
+			if err != nil {
+				perr = MergeFieldErrors(perr, errs.Field(op, field, "Must be true or false."))
 			}
 			*dst = b
 		}
 	}
-	if err := Repeated(op, q, "type"); err != nil {
-		return MergeFieldErrors(err, req.Validate())
+	if perr != nil {
+		return MergeFieldErrors(perr, req.Validate())
 	}
 	link, err := a.downloadService().Audio(r.Context(), p, strings.ToLower(r.PathValue("id")), req)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -46,6 +47,10 @@ const (
 	codeUnavailable    = "service_unavailable"
 	codeInternal       = "internal_error"
 )
+
+// msgOneUserID refuses several X-User-ID values, or one with a comma
+// (which API Gateway's Lambda adapter would split into several).
+const msgOneUserID = "Send one X-User-ID header holding one value without commas."
 
 // licenseGeneratePath is the one POST of the license API (§4.6).
 const licenseGeneratePath = licenseAPIPrefix + "licenses/generate"
@@ -271,8 +276,11 @@ func decodeLicenseRequest(w http.ResponseWriter, r *http.Request) (licensing.Inp
 	fields := map[string][]string{}
 	bad := func(f, msg string) { fields[f] = append(fields[f], msg) }
 	var in licensing.Input
-	if vals := r.Header.Values("X-User-ID"); len(vals) > 1 {
-		bad(licensing.FieldUserID, "Send exactly one X-User-ID header.")
+	if vals := r.Header.Values("X-User-ID"); len(vals) > 1 || strings.Contains(vals[0], ",") {
+		// One value without commas: API Gateway joins repeated headers
+		// with commas and the Lambda adapter splits them again, so on AWS
+		// "a,b" arrives as two values; the devserver answers the same.
+		bad(licensing.FieldUserID, msgOneUserID)
 	} else {
 		in.UserID = vals[0]
 	}

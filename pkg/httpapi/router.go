@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,7 +167,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if f, ok := r.URL.Query()["format"]; ok && (len(f) != 1 || f[0] != "json") {
+	if f, ok := r.URL.Query()["format"]; ok && slices.ContainsFunc(f, func(v string) bool { return v != "json" }) {
 		// interface.md §4.4: `format` is reserved for content negotiation;
 		// JSON is the only format, and other values are 404 before any
 		// endpoint runs.

@@ -1,0 +1,137 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/identity"
+	"musiccatalog/pkg/lambdarun"
+)
+
+// Review of the second conformance audit: what its fixes missed.
+
+// TestRepeatedIdenticalParametersEverywhere: the audit's rule is "the same
+// value twice is accepted, different values are a 400 naming the
+// parameter". The download GET's include_stems and confirm_personal_use
+// refused the same value twice as "Must be true or false." (and named no
+// other bad field), and `format=json` twice was a 404 although json is
+// the one format.
+func TestRepeatedIdenticalParametersEverywhere(t *testing.T) {
+	f := newDownloadFixture(t)
+	_, key := f.client(t, identity.PlanEnterprise, true, true)
+	tr := f.tracks[0].ID
+	if r := f.get(tr, key, "type=track&include_stems=false&include_stems=false&confirm_personal_use=true&confirm_personal_use=true"); r.Status != 302 {
+		t.Errorf("the same booleans twice: %d %s, want 302", r.Status, r.Body)
+	}
+	r := f.get(tr, key, "type=track&include_stems=true&include_stems=false")
+	if msgs, _ := r.Map(t)["include_stems"].([]any); r.Status != 400 || len(msgs) != 1 || !strings.Contains(msgs[0].(string), "different values") {
+		t.Errorf("include_stems true and false: %d %s, want 400 {include_stems: [repeated]}", r.Status, r.Body)
+	}
+	r = f.get(tr, key, "include_stems=maybe")
+	if m := r.Map(t); r.Status != 400 || m["include_stems"] == nil || m["type"] == nil {
+		t.Errorf("a bad boolean and no type: %d %s, want 400 naming both", r.Status, r.Body)
+	}
+	if r := f.get(tr, key, "type=track&format=json&format=json"); r.Status != 302 {
+		t.Errorf("format=json twice: %d %s, want 302", r.Status, r.Body)
+	}
+	if r := f.get(tr, key, "type=track&format=json&format=xml"); r.Status != 404 {
+		t.Errorf("format=json and xml: %d %s, want 404", r.Status, r.Body)
+	}
+}
+
+// TestLicenseUserIDWithACommaAnswersAlikeOnBothPaths: API Gateway (payload
+// 2.0) joins repeated headers with commas and aws-lambda-go-api-proxy
+// splits every header but a few singletons on commas, so on AWS an
+// X-User-ID of "acme,42" arrives as two values and was refused as "Send
+// exactly one X-User-ID header", while the devserver issued a license to
+// "acme,42". Both now refuse a comma with the same message, as the
+// allowlist's X-User-ID does.
+func TestLicenseUserIDWithACommaAnswersAlikeOnBothPaths(t *testing.T) {
+	e := newLicenseEnv(t)
+	_, key := e.newClient(t, identity.PlanEnterprise, []string{identity.ScopeLicenses}, identity.Quotas{})
+	body := `{"track_id":"` + e.tracks[0].ID + `"}`
+	detail := func(raw []byte) string {
+		var b struct {
+			Error struct {
+				Code    string
+				Details map[string][]string
+			}
+		}
+		_ = json.Unmarshal(raw, &b)
+		return b.Error.Code + " " + strings.Join(b.Error.Details["X-User-ID"], "; ")
+	}
+	local, _ := e.generate(t, key, map[string]string{"X-User-ID": "acme,42"}, body)
+	api := e.d.API()
+	api.PublicBaseURL = ""
+	handler := lambdarun.NewHTTPHandler(api.Handler(httpapi.GroupLicenses))
+	resp, err := handler(context.Background(), v2Event("POST", "/api/v1/licenses/generate", "",
+		map[string]string{"authorization": "Bearer " + key, "x-user-id": "acme,42", "content-type": "application/json"}, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local.Status != 400 || resp.StatusCode != 400 || detail(local.Body) != detail([]byte(resp.Body)) ||
+		!strings.Contains(detail(local.Body), "comma") {
+		t.Errorf("X-User-ID acme,42: devserver %d %s; Lambda %d %s; want the same 400 naming the comma",
+			local.Status, local.Body, resp.StatusCode, resp.Body)
+	}
+	if r, _ := e.generate(t, key, map[string]string{"X-User-ID": "acme 42"}, body); r.Status != 200 {
+		t.Errorf("X-User-ID without a comma: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestRepeatsThroughAPIGatewayV2: what the audit's fixes see on AWS, where
+// API Gateway (payload 2.0) passes the query as rawQueryString (repeats
+// kept, which the adapter prefers to the comma-joined
+// queryStringParameters) and joins two Authorization headers into one
+// "Bearer a,Bearer b" value.
+func TestRepeatsThroughAPIGatewayV2(t *testing.T) {
+	d, creds := newTestDeps(t)
+	publishTestCatalog(t, d)
+	api := d.API()
+	api.PublicBaseURL = ""
+	search := lambdarun.NewHTTPHandler(api.Handler(httpapi.GroupSearch))
+	allow := lambdarun.NewHTTPHandler(api.Handler(httpapi.GroupAllowlist))
+	for _, c := range []struct {
+		handler lambdarun.HTTPHandler
+		path    string
+		query   string
+		headers map[string]string
+		status  int
+		field   string
+	}{
+		{search, "/api/v4/search/ai/by-text/", "text=rock&text=jazz", nil, 400, "text"},
+		{search, "/api/v4/search/ai/by-text/", "text=rock&text=rock&limit=2&limit=2", nil, 200, ""},
+		{allow, "/api/v4/allowlist/channels/", "", map[string]string{"authorization": "Bearer " + creds.Partner.Key}, 200, ""},
+		{allow, "/api/v4/allowlist/channels/", "", map[string]string{"authorization": "Bearer " + creds.Partner.Key + ",Bearer " + creds.Partner.Key}, 401, ""},
+	} {
+		resp, err := c.handler(context.Background(), v2Event("GET", c.path, c.query, c.headers, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		_ = json.Unmarshal([]byte(resp.Body), &m)
+		if resp.StatusCode != c.status || c.field != "" && m[c.field] == nil {
+			t.Errorf("%s?%s %v: %d %s, want %d %s", c.path, c.query, c.headers, resp.StatusCode, resp.Body, c.status, c.field)
+		}
+	}
+}
+
+// v2Event is the API Gateway HTTP API (payload 2.0) event of a request.
+func v2Event(method, path, query string, headers map[string]string, body string) events.APIGatewayV2HTTPRequest {
+	h := map[string]string{"host": "abc123.execute-api.eu-west-1.amazonaws.com"}
+	for k, v := range headers {
+		h[k] = v
+	}
+	return events.APIGatewayV2HTTPRequest{
+		Version: "2.0", RouteKey: "$default", RawPath: path, RawQueryString: query, Headers: h, Body: body,
+		RequestContext: events.APIGatewayV2HTTPRequestContext{
+			DomainName: "abc123.execute-api.eu-west-1.amazonaws.com", Stage: "$default",
+			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: path, Protocol: "HTTP/1.1", SourceIP: "203.0.113.7"},
+		},
+	}
+}
