@@ -135,3 +135,33 @@ func v2Event(method, path, query string, headers map[string]string, body string)
 		},
 	}
 }
+
+// TestEveryCreatedSaysWhere: the audit gave Location to the 201s of
+// recognition submit and soundtrack upload; the other 201s (allowlist
+// add, collaborator add, the two upload-url) still had none, which reads
+// as "created at the request URI" (RFC 9110 §15.3.2).
+func TestEveryCreatedSaysWhere(t *testing.T) {
+	e := newPlaylistEnv(t)
+	e.create(e.owner, "Shared")
+	r, m := e.do(e.partnerKey, "POST", channelsPath, map[string]any{"provider": "youtube", "channel_id": "UC_x5XG1OV2P6uZZ5FSM9Ttw", "name": "Dev"})
+	if loc := r.Header.Get("Location"); r.Status != 201 || loc != channelsPath+m["id"].(string)+"/" {
+		t.Errorf("allowlist add: %d Location %q %s", r.Status, loc, r.Body)
+	} else if d, _ := e.do(e.partnerKey, "DELETE", loc, nil); d.Status != 204 {
+		t.Errorf("DELETE Location: %d %s", d.Status, d.Body)
+	}
+	r, m = e.do(e.owner, "POST", mePlaylists+"shared/collaborators/", map[string]any{"user_id": e.collabID, "permission": "can_edit"})
+	if loc := r.Header.Get("Location"); r.Status != 201 || loc != mePlaylists+"shared/collaborators/"+m["id"].(string)+"/" {
+		t.Errorf("collaborator add: %d Location %q %s", r.Status, loc, r.Body)
+	} else if d, _ := e.do(e.owner, "DELETE", loc, nil); d.Status/100 != 2 {
+		t.Errorf("DELETE Location: %d %s", d.Status, d.Body)
+	}
+	for _, c := range []struct{ token, path string }{
+		{e.partnerKey, "/api/v4/video-recognition/upload-url/"},
+		{e.owner, "/api/v4/soundtrack/video/upload-url/"},
+	} {
+		r, m := e.do(c.token, "POST", c.path, map[string]any{"filename": "clip.mp4"})
+		if r.Status != 201 || r.Header.Get("Location") == "" || r.Header.Get("Location") != m["upload_url"] {
+			t.Errorf("%s: %d Location %q %s, want the upload_url", c.path, r.Status, r.Header.Get("Location"), r.Body)
+		}
+	}
+}

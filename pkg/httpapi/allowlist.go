@@ -17,9 +17,9 @@ const (
 )
 
 func (a *API) mountAllowlist(rt *Router) {
-	rt.Handle("GET /api/v4/allowlist/channels/", NoBody, a.listChannels)
-	rt.Handle("POST /api/v4/allowlist/channels/", MaxJSONBody, a.addChannel)
-	rt.Handle("DELETE /api/v4/allowlist/channels/{id}/", NoBody, a.removeChannel)
+	rt.Handle("GET "+channelsPath, NoBody, a.listChannels)
+	rt.Handle("POST "+channelsPath, MaxJSONBody, a.addChannel)
+	rt.Handle("DELETE "+channelsPath+"{id}/", NoBody, a.removeChannel)
 }
 
 // allowlistOwner resolves the partner key and the optional X-User-ID.
@@ -77,6 +77,9 @@ func (a *API) listChannels(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// channelsPath is the allowlist's collection (§4.8); a channel is at channelsPath{id}/.
+const channelsPath = "/api/v4/allowlist/channels/"
+
 func (a *API) addChannel(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.allowlistOwner(r)
 	if err != nil {
@@ -93,6 +96,7 @@ func (a *API) addChannel(w http.ResponseWriter, r *http.Request) error {
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
+		w.Header().Set("Location", channelsPath+c.ID+"/") // 201: the channel's address (its DELETE)
 	}
 	WriteJSON(w, status, c)
 	return nil

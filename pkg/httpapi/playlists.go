@@ -592,6 +592,8 @@ func (a *API) collaboratorAdd(w http.ResponseWriter, r *http.Request) error {
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
+		// 201: the collaborator's address (its DELETE)
+		w.Header().Set("Location", playlistsPath+r.PathValue("slug")+"/collaborators/"+col.ID+"/")
 	}
 	WriteJSON(w, status, collaboratorJSON{col.ID, col.Username, string(col.Permission)})
 	return nil

@@ -108,6 +108,7 @@ func (a *API) issueUploadURL(w http.ResponseWriter, r *http.Request, clientID st
 	if err != nil {
 		return errs.Wrap(op, err)
 	}
+	w.Header().Set("Location", u) // 201: what is created is the upload's place, PUT there
 	WriteJSON(w, http.StatusCreated, uploadURLResponse{UploadURL: u, StorageKey: key,
 		ExpiresIn: int(UploadURLTTL / time.Second), ContentType: videoTypes[ext]})
 	return nil
