@@ -11,6 +11,7 @@ import (
 	"musiccatalog/pkg/httpapi"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/lambdarun"
+	"musiccatalog/pkg/soundtrack/render"
 )
 
 // Review of the second conformance audit: what its fixes missed.
@@ -162,6 +163,40 @@ func TestEveryCreatedSaysWhere(t *testing.T) {
 		r, m := e.do(c.token, "POST", c.path, map[string]any{"filename": "clip.mp4"})
 		if r.Status != 201 || r.Header.Get("Location") == "" || r.Header.Get("Location") != m["upload_url"] {
 			t.Errorf("%s: %d Location %q %s, want the upload_url", c.path, r.Status, r.Header.Get("Location"), r.Body)
+		}
+	}
+}
+
+// TestRenderLinkIsNotGuessable: the render's link is served without
+// credentials, so it must not be computable from what is not secret. Its
+// key is a hash of the video id, the track and the volumes (defaults 1, 1,
+// 0): anyone who knew a public video's id could fetch a render someone
+// else made, without an account, a plan that covers the track, or (for a
+// private video) being its creator. The link now carries a token of the
+// build's random id; the key alone, or with another token, is a 404.
+func TestRenderLinkIsNotGuessable(t *testing.T) {
+	f := newRenderFixture(t)
+	body := map[string]any{"track_id": f.tracks[0].ID}
+	if r := f.post(f.videoID, "Bearer "+f.user, body); r.Status != 202 {
+		t.Fatalf("render: %d %s", r.Status, r.Body)
+	}
+	r := f.await(t, f.videoID, body)
+	if r.Status != 200 {
+		t.Fatalf("built: %d %s", r.Status, r.Body)
+	}
+	link := r.Map(t)["url"].(string)
+	if resp, _ := f.fetch(t, link); resp.StatusCode != 302 {
+		t.Fatalf("the answer's link: %d", resp.StatusCode)
+	}
+	guessed := f.d.Config.PublicBaseURL + "/api/v4/soundtrack/video/" + f.videoID + "/download/" +
+		render.Key(f.videoID, render.Params{TrackID: f.tracks[0].ID, VideoVolume: 1, TrackVolume: 1}) + "/"
+	if !strings.HasPrefix(link, strings.TrimSuffix(guessed, "/")) {
+		t.Fatalf("link %q does not start with the key %q", link, guessed)
+	}
+	otherToken := strings.TrimSuffix(guessed, "/") + strings.Repeat("0", 32) + "/"
+	for _, u := range []string{guessed, otherToken} {
+		if resp, _ := f.fetch(t, u); resp.StatusCode != 404 {
+			t.Errorf("%s: %d, want 404", u, resp.StatusCode)
 		}
 	}
 }

@@ -62,10 +62,11 @@ func (a *API) soundtrackRender(w http.ResponseWriter, r *http.Request) error {
 }
 
 // soundtrackRenderLink is GET /api/v4/soundtrack/video/{id}/download/{key}/,
-// the link a render's email carries: 302 to a fresh signed URL of the
-// built render, 404 once the video expired. The key (a hash of the video
-// id and the parameters) is the capability; it grants nothing the render
-// POST would not.
+// the link a render's email and its 200 carry: 302 to a fresh signed URL
+// of the built render, 404 once the video expired. {key} is the render's
+// key and its build's token (render.Link): the token, not the guessable
+// key, is the capability, so the link grants nothing the render POST
+// would not.
 func (a *API) soundtrackRenderLink(w http.ResponseWriter, r *http.Request) error {
 	svc, err := a.renderService()
 	if err != nil {

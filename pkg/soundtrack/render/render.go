@@ -106,6 +106,12 @@ func Key(videoID string, p Params) string {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
+// linkToken is the secret half of a render's link: 32 hex of the build id.
+func linkToken(build string) string {
+	h := sha256.Sum256([]byte("render-link/v1|" + build))
+	return hex.EncodeToString(h[:16])
+}
+
 // IsKey reports whether s is shaped like a Key.
 func IsKey(s string) bool {
 	if len(s) != 32 {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -190,7 +191,7 @@ func (s *Service) answer(ctx context.Context, key string, v soundtrack.Video, pa
 		// with every signature (and with the credentials on AWS), so the
 		// answer is the render's own link, the one its email carries,
 		// which answers 302 to a fresh signed URL while the video lives.
-		return Result{Ready: true, URL: strings.TrimRight(base, "/") + linkPath(v.ID, key)}, nil
+		return Result{Ready: true, URL: strings.TrimRight(base, "/") + linkPath(v.ID, key, build)}, nil
 	case StatusBuilding:
 		if s.cfg.Clock.Now().Sub(it.Time(attrStarted)) > BuildDeadline {
 			if err := s.fail(ctx, key, build, CodeTimeout, "The render took too long and was stopped."); err != nil {
@@ -326,12 +327,14 @@ func outputName(title string) string {
 }
 
 // Link answers the link of a render's email: a fresh signed URL of the
-// built render of key for video videoID; NotFound when the video expired
-// or the render is not built.
-func (s *Service) Link(ctx context.Context, videoID, key string) (string, error) {
+// built render named by link (its key and its build's token, linkPath)
+// for video videoID; NotFound when the video expired, the render is not
+// built or the token is not its build's.
+func (s *Service) Link(ctx context.Context, videoID, link string) (string, error) {
 	const op = "render.Link"
 	notFound := errs.E(op, errs.NotFound, "This render does not exist or has expired.")
-	if !IsKey(key) {
+	key, token := link[:min(len(link), 32)], link[min(len(link), 32):]
+	if !IsKey(key) || !IsKey(token) {
 		return "", notFound
 	}
 	v, err := s.cfg.Videos.Get(ctx, videoID)
@@ -345,6 +348,9 @@ func (s *Service) Link(ctx context.Context, videoID, key string) (string, error)
 	if err != nil {
 		return "", errs.Wrap(op, err)
 	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(linkToken(it.Str(attrBuild)))) != 1 {
+		return "", notFound
+	}
 	u, err := s.signedURL(ctx, it, v)
 	if errors.Is(err, blob.ErrNotFound) {
 		return "", notFound
@@ -352,7 +358,12 @@ func (s *Service) Link(ctx context.Context, videoID, key string) (string, error)
 	return u, errs.Wrap(op, err)
 }
 
-// linkPath is the path of a render's email link under the API's base.
-func linkPath(videoID, key string) string {
-	return "/api/v4/soundtrack/video/" + videoID + "/download/" + key + "/"
+// linkPath is the path of a render's link under the API's base: the
+// render's key and its build's token. The key alone is no secret (a hash
+// of the video id and the parameters, the track and volumes a guess
+// away), and the link is served without credentials; the token, derived
+// from the build's random id, is what makes the link a capability. It is
+// the same for the same parameters while the build lives.
+func linkPath(videoID, key, build string) string {
+	return "/api/v4/soundtrack/video/" + videoID + "/download/" + key + linkToken(build) + "/"
 }
