@@ -200,3 +200,19 @@ func TestRenderLinkIsNotGuessable(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaylistUpdateRefusesNullInAnyCase: the JSON decoder matches field
+// names in any case ("Description" sets description), but the audit's
+// null check looked for the exact lower-case key, so {"Description": null}
+// still answered 200 and kept the old value.
+func TestPlaylistUpdateRefusesNullInAnyCase(t *testing.T) {
+	e := newPlaylistEnv(t)
+	e.create(e.owner, "Cased")
+	e.do(e.owner, "PATCH", mePlaylists+"cased/", map[string]any{"description": "kept"})
+	if r, m := e.do(e.owner, "PATCH", mePlaylists+"cased/", map[string]any{"Description": nil}); r.Status != 400 || m["description"] == nil {
+		t.Errorf(`{"Description": null}: %d %s, want 400 {description}`, r.Status, r.Body)
+	}
+	if r, m := e.do(e.owner, "PATCH", mePlaylists+"cased/", map[string]any{"Description": "new"}); r.Status != 200 || m["description"] != "new" {
+		t.Errorf(`{"Description": "new"}: %d %s`, r.Status, r.Body)
+	}
+}

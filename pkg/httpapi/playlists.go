@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"musiccatalog/pkg/catalog"
@@ -338,9 +339,12 @@ func readUpdate(r *http.Request) (playlists.UpdateInput, error) {
 		_ = json.Unmarshal(raw.Bytes(), &fields) // decoded above: a JSON object or empty
 		var nulls error
 		for _, f := range []string{"name", "description", "image"} {
-			if v, ok := fields[f]; ok && string(bytes.TrimSpace(v)) == "null" {
-				// null would read as "absent" and change nothing while answering 200
-				nulls = MergeFieldErrors(nulls, errs.Field(op, f, "This field may not be null."))
+			for k, v := range fields { // in any case, as the decoder matched them
+				if strings.EqualFold(k, f) && string(bytes.TrimSpace(v)) == "null" {
+					// null would read as "absent" and change nothing while answering 200
+					nulls = MergeFieldErrors(nulls, errs.Field(op, f, "This field may not be null."))
+					break
+				}
 			}
 		}
 		if nulls != nil {
