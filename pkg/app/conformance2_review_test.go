@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"musiccatalog/pkg/httpapi"
+	"musiccatalog/pkg/httpapi/apitest"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/lambdarun"
 	"musiccatalog/pkg/soundtrack/render"
@@ -214,5 +215,25 @@ func TestPlaylistUpdateRefusesNullInAnyCase(t *testing.T) {
 	}
 	if r, m := e.do(e.owner, "PATCH", mePlaylists+"cased/", map[string]any{"Description": "new"}); r.Status != 200 || m["description"] != "new" {
 		t.Errorf(`{"Description": "new"}: %d %s`, r.Status, r.Body)
+	}
+}
+
+// TestAllowlistUserIDRefusesControlCharacters: the audit refused control
+// characters in stored names; the allowlist's X-User-ID (stored in the
+// channel's keys) still took a tab or a C1 control, which the license
+// API's X-User-ID refuses ("only printable characters").
+func TestAllowlistUserIDRefusesControlCharacters(t *testing.T) {
+	e := newPlaylistEnv(t)
+	for _, user := range []string{"a\tb", "a\u0085b"} {
+		r := e.c.Do(apitest.Request{Method: "GET", Path: channelsPath,
+			Header: map[string]string{"Authorization": "Bearer " + e.partnerKey, "X-User-ID": user}})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "printable") {
+			t.Errorf("X-User-ID %q: %d %s, want 400", user, r.Status, r.Body)
+		}
+	}
+	r := e.c.Do(apitest.Request{Method: "GET", Path: channelsPath,
+		Header: map[string]string{"Authorization": "Bearer " + e.partnerKey, "X-User-ID": "Zoë 42"}})
+	if r.Status != 200 {
+		t.Errorf("X-User-ID Zoë 42: %d %s", r.Status, r.Body)
 	}
 }

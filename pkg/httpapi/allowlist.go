@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/allowlist"
@@ -53,6 +54,10 @@ func EndUserID(r *http.Request, required bool) (string, error) {
 		return "", errs.E(op, errs.Invalid, "X-User-ID must not be blank.")
 	case !utf8.ValidString(vals[0]):
 		return "", errs.E(op, errs.Invalid, "X-User-ID must be UTF-8 text.")
+	case strings.IndexFunc(vals[0], func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		// as the license API's X-User-ID (licensing.NormalizeUserID): a tab
+		// or a C1 control would be stored in keys and shown as sent
+		return "", errs.E(op, errs.Invalid, "X-User-ID must contain only printable characters.")
 	case utf8.RuneCountInString(vals[0]) > allowlist.MaxUserIDLength:
 		return "", errs.E(op, errs.Invalid, fmt.Sprintf("X-User-ID must be at most %d characters.", allowlist.MaxUserIDLength))
 	}
