@@ -19,7 +19,7 @@ const usage = `usage: admin [--aws [--stack NAME]] COMMAND ...
   clients create --name N --plan free|subscriber|commercial|enterprise [--scopes a,b]
                  [--can-download] [--sfx] [--recognition-daily-cap N]
                  [--license-burst N --license-daily N --license-monthly N]
-  clients revoke --client ID          revoke every key and user token of a client
+  clients revoke --client ID          revoke every key and user token a client has been issued so far
   clients revoke --key KEY            revoke one key or token
   clients deactivate --client ID
   clients activate --client ID
@@ -237,7 +237,10 @@ func (c *cmd) clientsRevoke(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.out, "revoked %d tokens\n", n)
+		// The count is what the token index listed; the revocation covers
+		// every token issued before it, listed or not (identity.RevokeClientTokens).
+		fmt.Fprintf(c.out, "revoked %d tokens; every token of the client issued until now is refused "+
+			"(by running API instances within TOKEN_CACHE_TTL); tokens created from now on work\n", n)
 	}
 	return nil
 }

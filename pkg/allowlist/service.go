@@ -10,11 +10,13 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/clock"
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/quota"
 	"musiccatalog/pkg/store"
 )
 
@@ -25,6 +27,18 @@ const MaxUserIDLength = 255
 
 // MaxNameLength bounds a channel's display name, in characters.
 const MaxNameLength = 200
+
+// MaxChannels caps one allowlist (a client's own, or one end user's). The
+// spec sets no number (interface.md §4.8 documents only the listing); this
+// one is generous: a creator has a handful of channels, an agency listing
+// its roster under its own key a few hundred. It bounds what every listing
+// reads, since a page needs the whole list sorted by when each channel was
+// added (about 0.3 KB an entry: 1.5 MB at the cap). The count is kept
+// exactly, in the transaction of every add and remove (quota.Held).
+const MaxChannels = 5000
+
+// heldScope names the allowlist counters (quota.Held).
+const heldScope = "allowlist"
 
 // Owner is whose allowlist is meant: a partner client's own, or one of its
 // end users' (EndUser exactly as the partner wrote it in X-User-ID).
@@ -50,14 +64,19 @@ type AddInput struct {
 	ImageURL  string `json:"image_url"`
 }
 
-// Service manages allowlists on the Accounts table.
+// Service manages allowlists on the Accounts table, their sizes on the
+// Quotas table.
 type Service struct {
 	st    store.Store
 	clock clock.Clock
+	held  *quota.Held
+	max   int64 // MaxChannels; tests lower it
 }
 
 // New returns a Service.
-func New(st store.Store, c clock.Clock) *Service { return &Service{st: st, clock: c} }
+func New(st store.Store, c clock.Clock) *Service {
+	return &Service{st: st, clock: c, held: quota.NewHeld(st, heldScope), max: MaxChannels}
+}
 
 // List returns one page of the owner's channels, newest first, and the total.
 func (s *Service) List(ctx context.Context, o Owner, limit, offset int) ([]Channel, int, error) {
@@ -104,6 +123,9 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	if utf8.RuneCountInString(in.Name) > MaxNameLength {
 		return Channel{}, false, errs.Field(op, "name", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxNameLength))
 	}
+	if strings.IndexFunc(in.Name, unicode.IsControl) >= 0 { // a display name is one line of text
+		return Channel{}, false, errs.Field(op, "name", "Must not contain control characters.")
+	}
 	if in.ImageURL != "" {
 		if u, err := url.Parse(in.ImageURL); err != nil || u.Scheme != "https" || u.Host == "" {
 			return Channel{}, false, errs.Field(op, "image_url", "Enter a valid https URL.")
@@ -122,32 +144,57 @@ func (s *Service) Add(ctx context.Context, o Owner, in AddInput) (Channel, bool,
 	body, _ := json.Marshal(c)
 	key := store.Key{PK: o.partition(), SK: "CH#" + c.ID}
 	for range maxAddAttempts {
-		err = s.st.Put(ctx, store.Accounts, store.Item{Key: key, Attrs: map[string]any{
-			"channel": body, "created_at": store.UnixNano(s.clock.Now()),
-		}}, store.NotExists())
+		take, err := s.held.Take(ctx, o.partition(), s.max,
+			quota.Counting(s.st, store.Accounts, store.Query{PK: o.partition(), SKPrefix: "CH#"}))
 		if err == nil {
-			return c, true, nil
+			err = s.st.Transact(ctx, []store.TxOp{
+				store.TxPut(store.Accounts, store.Item{Key: key, Attrs: map[string]any{
+					"channel": body, "created_at": store.UnixNano(s.clock.Now()),
+				}}, store.NotExists()),
+				take,
+			})
+			if err == nil {
+				return c, true, nil
+			}
 		}
-		if !errors.Is(err, store.ErrConditionFailed) {
+		full := errors.Is(err, quota.ErrFull)
+		if !full && !errors.Is(err, store.ErrConditionFailed) && !errors.Is(err, store.ErrContention) {
 			return Channel{}, false, errs.Wrap(op, err)
 		}
-		it, err := s.st.Get(ctx, store.Accounts, key)
-		if errors.Is(err, store.ErrNotFound) {
-			continue // removed between the two calls: add it again
-		}
-		if err != nil {
+		// Listed already (a repeated add: not an error, even at the cap),
+		// or the list changed under this add: look.
+		existing, found, err := s.get(ctx, key)
+		switch {
+		case err != nil:
 			return Channel{}, false, errs.Wrap(op, err)
+		case found:
+			return existing, false, nil
+		case full:
+			return Channel{}, false, errs.E(op, errs.Invalid, fmt.Sprintf(
+				"This allowlist already holds %d channels, the most it can hold. Remove one to add another.", s.max))
 		}
-		var existing Channel
-		if err := json.Unmarshal(it.Bytes("channel"), &existing); err != nil {
-			return Channel{}, false, errs.Wrap(op, err)
-		}
-		return existing, false, nil
+		// Removed between the two calls, or the count moved: try again.
 	}
 	// A transient conflict of the server's, not a limit of the caller's
 	// (§7.2 has no 429 for the allowlist): 503 with when to retry.
 	return Channel{}, false, &errs.Error{Op: op, Kind: errs.Unavailable, RetryAfter: addRetryAfter,
 		Detail: "Too many changes to this channel at once. Please retry in a moment."}
+}
+
+// get reads one entry; found false when absent.
+func (s *Service) get(ctx context.Context, key store.Key) (Channel, bool, error) {
+	it, err := s.st.Get(ctx, store.Accounts, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return Channel{}, false, nil
+	}
+	if err != nil {
+		return Channel{}, false, err
+	}
+	var c Channel
+	if err := json.Unmarshal(it.Bytes("channel"), &c); err != nil {
+		return Channel{}, false, err
+	}
+	return c, true, nil
 }
 
 // addRetryAfter is the Retry-After of an add that ran out of attempts.
@@ -195,9 +242,26 @@ func (s *Service) Remove(ctx context.Context, o Owner, id string) error {
 	if !ok {
 		return errs.E(op, errs.NotFound, "Channel not found.")
 	}
-	err := s.st.Delete(ctx, store.Accounts, store.Key{PK: o.partition(), SK: "CH#" + cid}, store.Exists())
-	if errors.Is(err, store.ErrConditionFailed) {
-		return errs.E(op, errs.NotFound, "Channel not found.")
+	key := store.Key{PK: o.partition(), SK: "CH#" + cid}
+	for range maxAddAttempts {
+		release, err := s.held.Release(ctx, o.partition())
+		if err != nil {
+			return errs.Wrap(op, err)
+		}
+		err = s.st.Transact(ctx, []store.TxOp{store.TxDelete(store.Accounts, key, store.Exists()), release})
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, store.ErrConditionFailed) && !errors.Is(err, store.ErrContention) {
+			return errs.Wrap(op, err)
+		}
+		if _, found, err := s.get(ctx, key); err != nil {
+			return errs.Wrap(op, err)
+		} else if !found {
+			return errs.E(op, errs.NotFound, "Channel not found.")
+		}
+		// The count moved under this remove: try again.
 	}
-	return errs.Wrap(op, err)
+	return &errs.Error{Op: op, Kind: errs.Unavailable, RetryAfter: addRetryAfter,
+		Detail: "Too many changes to this allowlist at once. Please retry in a moment."}
 }

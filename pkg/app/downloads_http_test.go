@@ -30,12 +30,15 @@ type downloadFixture struct {
 	bytes  map[string][]byte // blob key -> content
 }
 
-func newDownloadFixture(t *testing.T) *downloadFixture {
+func newDownloadFixture(t *testing.T, edits ...func(*catalog.Contents)) *downloadFixture {
 	t.Helper()
 	d, _ := newTestDeps(t)
 	cc := catalogtest.Contents(3, 1)
 	cc.Tracks[0].Name, cc.Tracks[0].Artist.Name = "Café Ünïcode: Part 1/2", "Zoë Keating"
 	cc.Tracks[2].AccessTier = catalog.TierEnterprise
+	for _, edit := range edits {
+		edit(&cc)
+	}
 	f := &downloadFixture{d: d, bytes: map[string][]byte{}}
 	put := func(key, ct string) {
 		body := []byte(fmt.Sprintf("%s bytes of %s", ct, key))

@@ -259,6 +259,10 @@ func TestRenderBuildsOnceAndEmailsOnce(t *testing.T) {
 	if resp.StatusCode != 302 || pathOf(resp.Header.Get("Location")) != pathOf(first) {
 		t.Errorf("email link: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
+	upper := f.d.Config.PublicBaseURL + "/api/v4/soundtrack/video/" + strings.ToUpper(f.videoID) + "/download/" + strings.ToUpper(key) + "/"
+	if resp, _ = f.fetch(t, upper); resp.StatusCode != 302 || pathOf(resp.Header.Get("Location")) != pathOf(first) {
+		t.Errorf("email link in capitals: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
 
 	// The upload expires (3-day retention): 404 although the render is cached.
 	past := time.Now().Add(-time.Second)

@@ -80,5 +80,11 @@ func (r Request) normalized() (Request, error) {
 	return r, nil
 }
 
+// Validate returns the 400 naming every bad field of r, or nil.
+func (r Request) Validate() error {
+	_, err := r.normalized()
+	return err
+}
+
 // zip reports whether r asks for the ZIP flow of §3.2.
 func (r Request) zip() bool { return len(r.Formats) > 1 || r.IncludeStems }

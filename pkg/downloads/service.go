@@ -29,6 +29,7 @@ const (
 	msgNoSFX          = "Sound effects are not enabled for this account."
 	msgNotFound       = "Not found."
 	msgNoRendition    = "This asset is not downloadable as %s."
+	msgNoStems        = "This track has no stems; leave include_stems out or send false."
 )
 
 // Blob is what downloads need of the object store.
@@ -94,7 +95,8 @@ type Link struct {
 // Audio answers one download request of asset id by p: the checks of
 // §4.4/§5/§7.2 in the order 400 (the request itself), 403 (the plan
 // cannot download at all), 404 (no such asset of that type), 403 (the
-// plan cannot download this asset); then both formats or stems go to the
+// plan cannot download this asset), 400 (stems asked of a track without
+// any); then both formats or stems go to the
 // ZIP flow (zipAudio), one format to its stored rendition (404 when there
 // is none), and the download is counted and its URL signed.
 func (s *Service) Audio(ctx context.Context, p *identity.Principal, id string, req Request) (Link, error) {
@@ -120,6 +122,11 @@ func (s *Service) Audio(ctx context.Context, p *identity.Principal, id string, r
 	}
 	if err := allowed(p, as); err != nil {
 		return Link{}, err
+	}
+	if req.IncludeStems && as.Track != nil && len(as.Track.Stems) == 0 {
+		// Not an archive named "(stems)" holding none: the caller asked
+		// for something this track does not have (has_stems is false).
+		return Link{}, errs.Field(op, "include_stems", msgNoStems)
 	}
 	if req.zip() {
 		return s.zipAudio(ctx, p, as, req)

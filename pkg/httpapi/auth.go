@@ -28,9 +28,14 @@ const (
 
 // bearerToken extracts the token of "Authorization: Bearer <token>".
 // ok is false when the header is absent; a malformed header yields an
-// unusable token, which then fails as an invalid one.
+// unusable token, which then fails as an invalid one. So do several
+// Authorization headers: which one counts would depend on the layer
+// reading them (API Gateway joins them with commas, which no token has).
 func bearerToken(r *http.Request) (token string, present bool) {
 	h := r.Header.Get("Authorization")
+	if len(r.Header.Values("Authorization")) > 1 {
+		return "\x00malformed", true
+	}
 	if h == "" {
 		return "", false
 	}

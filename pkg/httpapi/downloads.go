@@ -26,10 +26,10 @@ func (a *API) mountDownloads(rt *Router) {
 // downloadBody is the POST body of §4.4. Pointers tell an absent field
 // from a zero one.
 type downloadBody struct {
-	Type               *string   `json:"type"`
-	Format             *[]string `json:"format"`
-	IncludeStems       *bool     `json:"include_stems"`
-	ConfirmPersonalUse *bool     `json:"confirm_personal_use"`
+	Type               *string    `json:"type"`
+	Format             *[]*string `json:"format"` // an item may be null: a type error
+	IncludeStems       *bool      `json:"include_stems"`
+	ConfirmPersonalUse *bool      `json:"confirm_personal_use"`
 }
 
 type downloadURL struct {
@@ -57,11 +57,23 @@ func (a *API) downloadAudioPost(w http.ResponseWriter, r *http.Request) error {
 	if b.Type != nil {
 		req.Type = *b.Type
 	}
+	var nullFormat error
 	if b.Format != nil {
-		req.Formats, req.FormatsSent = *b.Format, true
+		req.FormatsSent = true
+		for _, f := range *b.Format {
+			if f == nil {
+				nullFormat = errs.Field("httpapi.downloadAudioPost", "format", "Invalid type: expected a string.")
+				continue
+			}
+			req.Formats = append(req.Formats, *f)
+		}
 	}
 	req.IncludeStems = b.IncludeStems != nil && *b.IncludeStems
 	req.ConfirmPersonalUse = b.ConfirmPersonalUse != nil && *b.ConfirmPersonalUse
+	if nullFormat != nil { // with the request's other bad fields, all at once
+		req.FormatsSent = len(req.Formats) > 0
+		return MergeFieldErrors(nullFormat, req.Validate())
+	}
 	link, err := a.downloadService().Audio(r.Context(), p, strings.ToLower(r.PathValue("id")), req)
 	if err != nil {
 		return err
@@ -100,6 +112,9 @@ func (a *API) downloadAudioGet(w http.ResponseWriter, r *http.Request) error {
 			}
 			*dst = b
 		}
+	}
+	if err := Repeated(op, q, "type"); err != nil {
+		return MergeFieldErrors(err, req.Validate())
 	}
 	link, err := a.downloadService().Audio(r.Context(), p, strings.ToLower(r.PathValue("id")), req)
 	if err != nil {

@@ -83,6 +83,8 @@ func statement(l licensing.License) string {
 
 func (a *API) licensePage(w http.ResponseWriter, r *http.Request) error {
 	id, asJSON := strings.CutSuffix(r.PathValue("license_id"), ".json")
+	// `format` negotiates the content type (§9): format=json is the .json form.
+	asJSON = asJSON || r.URL.Query().Get("format") == "json"
 	l, err := a.Licenses.Public(r.Context(), id)
 	notFound := errs.KindOf(err) == errs.NotFound
 	if err != nil && !notFound {

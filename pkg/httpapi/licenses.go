@@ -84,6 +84,7 @@ type licenseErrorJSON struct {
 type licenseFailure struct {
 	Success bool             `json:"success"`
 	Error   licenseErrorJSON `json:"error"`
+	Usage   *usageJSON       `json:"usage,omitempty"` // on a 429 throttled (§8)
 }
 
 // throttleDetails are the details of a 429 throttled.
@@ -101,6 +102,7 @@ func licenseError(err error, now time.Time) error {
 	}
 	out := *e
 	body := licenseErrorJSON{Code: e.Code, Message: e.Detail}
+	var usage *usageJSON
 	if len(e.Fields) > 0 {
 		body.Details = e.Fields
 	}
@@ -131,11 +133,15 @@ func licenseError(err error, now time.Time) error {
 			body.Details = throttleDetails{Window: string(u.Window), Limit: u.Cap, Used: u.Used,
 				ResetsAt: u.ResetsAt.UTC().Format(time.RFC3339)}
 		}
+		var th *licensing.Throttled
+		if errors.As(err, &th) {
+			usage = usageOf(th.Usage)
+		}
 	}
 	if body.Code == "" {
 		body.Code = cmp.Or(fallbackCodes[out.Kind], codeInternal)
 	}
-	out.Body = licenseFailure{Error: body}
+	out.Body = licenseFailure{Error: body, Usage: usage}
 	return &out
 }
 
@@ -225,6 +231,10 @@ type usageJSON struct {
 	MonthlyLimit int64 `json:"monthly_limit"`
 }
 
+func usageOf(u licensing.Usage) *usageJSON {
+	return &usageJSON{DailyUsed: u.DailyUsed, MonthlyUsed: u.MonthlyUsed, DailyLimit: u.DailyLimit, MonthlyLimit: u.MonthlyLimit}
+}
+
 type generateResponse struct {
 	Success bool        `json:"success"`
 	License licenseJSON `json:"license"`
@@ -248,9 +258,7 @@ func (a *API) generateLicense(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	u := res.Usage
-	WriteJSON(w, http.StatusOK, generateResponse{Success: true, License: toLicenseJSON(res.License),
-		Usage: usageJSON{DailyUsed: u.DailyUsed, MonthlyUsed: u.MonthlyUsed, DailyLimit: u.DailyLimit, MonthlyLimit: u.MonthlyLimit}})
+	WriteJSON(w, http.StatusOK, generateResponse{Success: true, License: toLicenseJSON(res.License), Usage: *usageOf(res.Usage)})
 	return nil
 }
 
@@ -353,11 +361,11 @@ func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	q := r.URL.Query()
 	pp, err := ParsePage(r, licenseDefaultLimit, licenseMaxLimit)
-	if err != nil {
+	if err = MergeFieldErrors(err, Repeated("httpapi.listLicenses", q, "user_id", "track_id")); err != nil {
 		return err
 	}
-	q := r.URL.Query()
 	f := licensing.Filter{UserID: q.Get("user_id"), TrackID: q.Get("track_id")}
 	ls, total, err := a.Licenses.List(r.Context(), p.Client.ID, f, pp.Limit, pp.Offset)
 	if err != nil {

@@ -50,9 +50,9 @@ func ParsePage(r *http.Request, defaultLimit, maxLimit int) (PageParams, error) 
 		}
 	}
 	if len(bad) > 0 {
-		return p, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
+		return p, MergeFieldErrors(&errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}, Repeated(op, q, "limit", "offset"))
 	}
-	return p, nil
+	return p, Repeated(op, q, "limit", "offset")
 }
 
 // nonNegative parses a non-negative decimal integer; one too large for an

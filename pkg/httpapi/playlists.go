@@ -51,14 +51,17 @@ func (a *API) mountPlaylists(rt *Router) {
 	rt.Handle("GET "+playlistsPath, NoBody, a.playlistList)
 	rt.Handle("POST "+playlistsPath, MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistCreate)))
 	rt.Handle("GET "+playlistsPath+"{slug}/", NoBody, a.playlistRetrieve)
-	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
-	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, a.playlistUpdate)
+	// Changes take an Idempotency-Key too: a retry of one whose write
+	// committed but whose answer was lost gets the committed answer, and
+	// the change is not applied twice (playlists' mutate keeps a marker).
+	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistUpdate)))
+	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistUpdate)))
 	rt.Handle("DELETE "+playlistsPath+"{slug}/", NoBody, a.playlistDelete)
-	rt.Handle("POST "+playlistsPath+"{slug}/tracks/", MaxJSONBody, a.playlistItems)
-	rt.Handle("POST "+playlistsPath+"{slug}/tracks/reorder/", MaxJSONBody, a.playlistReorder)
+	rt.Handle("POST "+playlistsPath+"{slug}/tracks/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistItems)))
+	rt.Handle("POST "+playlistsPath+"{slug}/tracks/reorder/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistReorder)))
 	rt.Handle("GET "+playlistsPath+"{slug}/collaborators/", NoBody, a.collaboratorList)
-	rt.Handle("POST "+playlistsPath+"{slug}/collaborators/", MaxJSONBody, a.collaboratorAdd)
-	rt.Handle("DELETE "+playlistsPath+"{slug}/collaborators/{user_id}/", NoBody, a.collaboratorRemove)
+	rt.Handle("POST "+playlistsPath+"{slug}/collaborators/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.collaboratorAdd)))
+	rt.Handle("DELETE "+playlistsPath+"{slug}/collaborators/{user_id}/", NoBody, AuthFirst(a.signedIn, a.Idempotent(a.collaboratorRemove)))
 	// The listing shares its shape with the stream proxy's path
 	// (/api/v4/stream/tracks/ would match both): the stream route wins.
 	rt.HandleSecondary("GET /api/v4/{language}/tracks/", NoBody, a.playlistTracks)
@@ -320,11 +323,28 @@ func readUpdate(r *http.Request) (playlists.UpdateInput, error) {
 			Description *string          `json:"description"`
 			Image       *json.RawMessage `json:"image"`
 		}
+		var raw bytes.Buffer // the body as read, to tell a null from an absent field
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.TeeReader(r.Body, &raw), r.Body}
 		if err := DecodeJSON(r, &body); err != nil {
 			return playlists.UpdateInput{}, err
 		}
 		if body.Image != nil {
 			return playlists.UpdateInput{}, errs.Field(op, "image", "Send the image as a file in a multipart/form-data body.")
+		}
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(raw.Bytes(), &fields) // decoded above: a JSON object or empty
+		var nulls error
+		for _, f := range []string{"name", "description", "image"} {
+			if v, ok := fields[f]; ok && string(bytes.TrimSpace(v)) == "null" {
+				// null would read as "absent" and change nothing while answering 200
+				nulls = MergeFieldErrors(nulls, errs.Field(op, f, "This field may not be null."))
+			}
+		}
+		if nulls != nil {
+			return playlists.UpdateInput{}, nulls
 		}
 		return playlists.UpdateInput{Name: body.Name, Description: body.Description}, nil
 	}
@@ -591,11 +611,13 @@ func (a *API) collaboratorRemove(w http.ResponseWriter, r *http.Request) error {
 
 // playlistTracks is GET /api/v4/{locale}/tracks/?user_playlist={slug}
 // (§4.3): the playlist's tracks as Track objects, in playlist order, for
-// its owner and collaborators. Tracks the caller's plan no longer sees
+// its owner and collaborators, with genre, subgenre and moods in {locale}
+// as track detail translates them. Tracks the caller's plan no longer sees
 // (or gone from the catalog) are left out.
 func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 	const op = "httpapi.playlistTracks"
-	if _, ok := catalog.CanonicalLocale(r.PathValue("language")); !ok {
+	locale, ok := catalog.CanonicalLocale(r.PathValue("language"))
+	if !ok {
 		return errs.E(op, errs.NotFound, "Unknown language code \""+r.PathValue("language")+"\".")
 	}
 	var pg PageParams
@@ -606,6 +628,7 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		if slug == "" {
 			perr = MergeFieldErrors(perr, errs.Field(op, "user_playlist", "This field is required."))
 		}
+		perr = MergeFieldErrors(perr, Repeated(op, r.URL.Query(), "user_playlist"))
 		return slug, perr
 	})
 	if err != nil {
@@ -626,10 +649,17 @@ func (a *API) playlistTracks(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	out := Page[TrackJSON]{Count: len(tracks), Results: []TrackJSON{}}
+	langs := map[string]bool{}
 	for _, t := range tracks[min(pg.Offset, len(tracks)):min(len(tracks), pg.Offset+pg.Limit)] {
-		out.Results = append(out.Results, a.TrackJSON(t, nil))
+		out.Results = append(out.Results, a.LocalizedTrackJSON(t, locale))
+		langs[t.Language(locale)] = true
 	}
 	out.Next, out.Previous = a.PageLinks(r, pg, pg.Offset+pg.Limit < len(tracks))
+	if len(langs) == 1 { // the page's texts are in one language, as track detail says
+		for l := range langs {
+			w.Header().Set("Content-Language", l)
+		}
+	}
 	w.Header().Set("Cache-Control", "private, no-store")
 	WriteJSON(w, http.StatusOK, out)
 	return nil

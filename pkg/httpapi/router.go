@@ -155,9 +155,13 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	mux := rt.mux
 	if h, _ := rt.mux.Handler(r); !isRegistered(h) {
-		if sh, _ := rt.secondary.Handler(r); isRegistered(sh) {
+		sh, _ := rt.secondary.Handler(r)
+		if isRegistered(sh) {
 			mux = rt.secondary
 		} else {
+			if status(h, r) == http.StatusNotFound && status(sh, r) == http.StatusMethodNotAllowed {
+				h = sh // the path is a secondary route's: a wrong method, not a missing path
+			}
 			rt.unmatched(rec, r, h)
 			return
 		}
@@ -170,6 +174,13 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	mux.ServeHTTP(rec, r) // through the mux, which sets the path values
+}
+
+// status is the status a ServeMux's own (unregistered) handler answers r with.
+func status(h http.Handler, r *http.Request) int {
+	probe := httptest.NewRecorder()
+	h.ServeHTTP(probe, r)
+	return probe.Code
 }
 
 // unmatched turns ServeMux's plain-text 404/405 (and its redirects) into

@@ -27,13 +27,16 @@ func TestSecondaryRoutes(t *testing.T) {
 	}{
 		{"GET", "/api/stream/tracks/", 200, `{"by":"primary","x":""}`},
 		{"GET", "/api/en/tracks/", 200, `{"by":"secondary","x":"en"}`},
-		{"POST", "/api/en/tracks/", 404, `{"detail":"Not found."}`},
+		{"POST", "/api/en/tracks/", 405, `{"detail":"Method \"POST\" not allowed."}`},
 		{"GET", "/api/en/other/", 404, `{"detail":"Not found."}`},
 	} {
 		w := httptest.NewRecorder()
 		rt.ServeHTTP(w, httptest.NewRequest(c.method, c.path, nil))
 		if w.Code != c.status || w.Body.String() != c.body+"\n" {
 			t.Errorf("%s %s: %d %s", c.method, c.path, w.Code, w.Body)
+		}
+		if allow := w.Header().Get("Allow"); c.status == 405 && allow != "GET, HEAD" {
+			t.Errorf("%s %s: Allow %q, want GET, HEAD", c.method, c.path, allow)
 		}
 	}
 }

@@ -51,6 +51,15 @@ func (a *API) TrackJSON(t *catalog.Track, hl []catalog.Region) TrackJSON {
 	}
 }
 
+// LocalizedTrackJSON is TrackJSON with genre, subgenre and moods in
+// locale (a catalog.CanonicalLocale), falling back as track detail does.
+func (a *API) LocalizedTrackJSON(t *catalog.Track, locale string) TrackJSON {
+	out := a.TrackJSON(t, nil)
+	tr := t.Localized(locale)
+	out.GenreName, out.SubgenreName, out.MoodName, out.SecondaryMoodName = tr.Genre, tr.Subgenre, tr.Mood, tr.SecondaryMood
+	return out
+}
+
 // MergeFieldErrors joins 400 field errors so that one response names every
 // bad parameter; any other error wins as it is.
 func MergeFieldErrors(a, b error) error {

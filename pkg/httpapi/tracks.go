@@ -137,6 +137,9 @@ func (a *API) stream(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	kind := r.URL.Query().Get("type")
+	if err := Repeated(op, r.URL.Query(), "type"); err != nil {
+		return err
+	}
 	if kind == "" {
 		kind = "track"
 	}

@@ -27,6 +27,12 @@ type Service struct {
 	cache *tokenCache
 }
 
+// MaxTokenCacheTTL bounds the token cache's TTL, which is how long a
+// revocation or a deactivation made on one instance may take to reach the
+// others (each trusts its cached principals that long). Configuration
+// asking for more is refused (TOKEN_CACHE_TTL).
+const MaxTokenCacheTTL = time.Minute
+
 // New returns a Service. cacheTTL 0 disables the token cache.
 func New(st store.Store, c clock.Clock, src ids.Source, cacheTTL time.Duration) *Service {
 	return &Service{st: st, clock: c, ids: src, cache: newTokenCache(cacheTTL)}
@@ -68,7 +74,7 @@ func (s *Service) CreateClient(ctx context.Context, in NewClient) (Client, strin
 	c := Client{ID: s.ids.UUID(), Name: in.Name, Plan: in.Plan, CanDownload: in.CanDownload,
 		SFXEnabled: in.SFXEnabled, Status: StatusActive, Scopes: in.Scopes, Quotas: in.Quotas,
 		CreatedAt: s.clock.Now()}
-	token, tokItem := s.newTokenItem(c.ID, "", c.Scopes, time.Time{})
+	token, tokItem := s.newTokenItem(c, "", time.Time{})
 	err := s.st.Transact(ctx, []store.TxOp{
 		store.TxPut(store.Accounts, clientItem(c), store.NotExists()),
 		store.TxPut(store.Accounts, tokItem, store.NotExists()),
@@ -85,9 +91,17 @@ func clientItem(c Client) store.Item {
 		"sfx_enabled": c.SFXEnabled, "status": string(c.Status), "scopes": strings.Join(c.Scopes, ","),
 		"recognition_daily_cap": c.Quotas.RecognitionDailyCap, "license_burst": c.Quotas.LicenseBurst,
 		"license_daily": c.Quotas.LicenseDaily, "license_monthly": c.Quotas.LicenseMonthly,
-		"created_at": store.UnixNano(c.CreatedAt),
+		"created_at": store.UnixNano(c.CreatedAt), attrTokenEpoch: c.TokenEpoch,
 	}}
 }
+
+// Attributes of the client revocation epoch: attrTokenEpoch on the client
+// and on every token (the client's epoch when the token was issued),
+// attrTokensRevokedAt on the client for operators.
+const (
+	attrTokenEpoch      = "token_epoch"
+	attrTokensRevokedAt = "tokens_revoked_at"
+)
 
 func splitScopes(s string) []string {
 	if s == "" {
@@ -103,7 +117,8 @@ func clientFromItem(id string, it store.Item) Client {
 		Quotas: Quotas{RecognitionDailyCap: it.Int("recognition_daily_cap"),
 			LicenseBurst: it.Int("license_burst"), LicenseDaily: it.Int("license_daily"),
 			LicenseMonthly: it.Int("license_monthly")},
-		CreatedAt: it.Time("created_at")}
+		CreatedAt: it.Time("created_at"), TokenEpoch: it.Int(attrTokenEpoch),
+		TokensRevokedAt: it.Time(attrTokensRevokedAt)}
 }
 
 // GetClient returns a client or a NotFound error.
@@ -138,28 +153,71 @@ func (s *Service) CreateUser(ctx context.Context, clientID, username, name strin
 	if !usernameRE.MatchString(username) {
 		return User{}, "", errs.Field(op, "username", "Enter a valid username: up to 150 letters, digits and @/./+/-/_ characters.")
 	}
-	c, err := s.GetClient(ctx, clientID)
+	for range maxIssueAttempts {
+		c, err := s.GetClient(ctx, clientID)
+		if err != nil {
+			return User{}, "", err
+		}
+		u := User{ID: s.ids.UUID(), Username: username, Name: name, ClientID: c.ID, CreatedAt: s.clock.Now()}
+		token, tokItem := s.newTokenItem(c, u.ID, time.Time{})
+		err = s.st.Transact(ctx, []store.TxOp{
+			store.TxPut(store.Accounts, store.Item{Key: userKey(u.ID), Attrs: map[string]any{
+				"username": u.Username, "name": u.Name, "client_id": u.ClientID,
+				"created_at": store.UnixNano(u.CreatedAt),
+				"GSI1PK":     "CLIENT#" + c.ID + "#USERS", "GSI1SK": strings.ToLower(u.Username),
+			}}, store.NotExists()),
+			store.TxPut(store.Accounts, store.Item{Key: usernameKey(username), Attrs: map[string]any{"user_id": u.ID}}, store.NotExists()),
+			store.TxPut(store.Accounts, tokItem, store.NotExists()),
+			sameEpoch(c),
+		})
+		if errors.Is(err, store.ErrConditionFailed) {
+			moved, rerr := s.epochMoved(ctx, c)
+			if rerr != nil {
+				return User{}, "", rerr
+			}
+			if moved {
+				continue // revoked meanwhile: issue under the new epoch
+			}
+			return User{}, "", errs.Field(op, "username", "A user with that username already exists.")
+		}
+		if err != nil {
+			return User{}, "", errs.Wrap(op, err)
+		}
+		return u, token, nil
+	}
+	return User{}, "", errRevoking(op)
+}
+
+// maxIssueAttempts bounds the rounds of issuing a token while revocations
+// of the client's tokens keep landing between the read and the write.
+const maxIssueAttempts = 3
+
+// sameEpoch is the check, in the transaction that writes a token issued
+// under client c as just read, that c's token epoch is still the one the
+// token carries: a RevokeClientTokens landing in between fails the write
+// instead of answering a token refused from its first use.
+func sameEpoch(c Client) store.TxOp {
+	cond := store.Equals(attrTokenEpoch, c.TokenEpoch)
+	if c.TokenEpoch == 0 { // also a client written before epochs
+		cond = store.Or(store.AttrNotExists(attrTokenEpoch), cond)
+	}
+	return store.TxCheck(store.Accounts, clientKey(c.ID), store.And(store.Exists(), cond))
+}
+
+// epochMoved reports whether client c's tokens were revoked since c was
+// read (NotFound when the client is gone).
+func (s *Service) epochMoved(ctx context.Context, c Client) (bool, error) {
+	now, err := s.GetClient(ctx, c.ID)
 	if err != nil {
-		return User{}, "", err
+		return false, err
 	}
-	u := User{ID: s.ids.UUID(), Username: username, Name: name, ClientID: c.ID, CreatedAt: s.clock.Now()}
-	token, tokItem := s.newTokenItem(c.ID, u.ID, c.Scopes, time.Time{})
-	err = s.st.Transact(ctx, []store.TxOp{
-		store.TxPut(store.Accounts, store.Item{Key: userKey(u.ID), Attrs: map[string]any{
-			"username": u.Username, "name": u.Name, "client_id": u.ClientID,
-			"created_at": store.UnixNano(u.CreatedAt),
-			"GSI1PK":     "CLIENT#" + c.ID + "#USERS", "GSI1SK": strings.ToLower(u.Username),
-		}}, store.NotExists()),
-		store.TxPut(store.Accounts, store.Item{Key: usernameKey(username), Attrs: map[string]any{"user_id": u.ID}}, store.NotExists()),
-		store.TxPut(store.Accounts, tokItem, store.NotExists()),
-	})
-	if errors.Is(err, store.ErrConditionFailed) {
-		return User{}, "", errs.Field(op, "username", "A user with that username already exists.")
-	}
-	if err != nil {
-		return User{}, "", errs.Wrap(op, err)
-	}
-	return u, token, nil
+	return now.TokenEpoch != c.TokenEpoch, nil
+}
+
+// errRevoking answers an issue that met a revocation on every attempt.
+func errRevoking(op string) error {
+	return &errs.Error{Op: op, Kind: errs.Unavailable, RetryAfter: time.Second,
+		Detail: "The client's tokens are being revoked. Please retry in a moment."}
 }
 
 // GetUser returns a user or a NotFound error.
@@ -191,15 +249,17 @@ func userFromItem(id string, it store.Item) User {
 		ClientID: it.Str("client_id"), CreatedAt: it.Time("created_at")}
 }
 
-func (s *Service) newTokenItem(clientID, userID string, scopes []string, expires time.Time) (string, store.Item) {
+// newTokenItem issues a token of client c (as just read) for userID ("":
+// a partner key), carrying c's scopes and c's token epoch.
+func (s *Service) newTokenItem(c Client, userID string, expires time.Time) (string, store.Item) {
 	token := ids.NewToken(TokenPrefix)
 	hash := ids.HashToken(token)
 	now := s.clock.Now()
 	return token, store.Item{Key: tokenKey(hash), Attrs: map[string]any{
-		"client_id": clientID, "user_id": userID, "scopes": strings.Join(scopes, ","),
+		"client_id": c.ID, "user_id": userID, "scopes": strings.Join(c.Scopes, ","),
 		"token_expires_at": store.UnixNano(expires), "revoked": false,
-		"created_at": store.UnixNano(now),
-		"GSI1PK":     "CLIENT#" + clientID + "#TOKENS", "GSI1SK": fmt.Sprintf("%020d#%s", now.UnixNano(), hash),
+		"created_at": store.UnixNano(now), attrTokenEpoch: c.TokenEpoch,
+		"GSI1PK": "CLIENT#" + c.ID + "#TOKENS", "GSI1SK": fmt.Sprintf("%020d#%s", now.UnixNano(), hash),
 	}}
 }
 
@@ -214,15 +274,22 @@ func (s *Service) CreateToken(ctx context.Context, clientID, userID string, expi
 		}
 		clientID = u.ClientID
 	}
-	c, err := s.GetClient(ctx, clientID)
-	if err != nil {
-		return "", err
+	for range maxIssueAttempts {
+		c, err := s.GetClient(ctx, clientID)
+		if err != nil {
+			return "", err
+		}
+		token, it := s.newTokenItem(c, userID, expires)
+		err = s.st.Transact(ctx, []store.TxOp{store.TxPut(store.Accounts, it, store.NotExists()), sameEpoch(c)})
+		if errors.Is(err, store.ErrConditionFailed) {
+			continue // revoked meanwhile (or the client is gone): read it again
+		}
+		if err != nil {
+			return "", errs.Wrap(op, err)
+		}
+		return token, nil
 	}
-	token, it := s.newTokenItem(c.ID, userID, c.Scopes, expires)
-	if err := s.st.Put(ctx, store.Accounts, it, store.NotExists()); err != nil {
-		return "", errs.Wrap(op, err)
-	}
-	return token, nil
+	return "", errRevoking(op)
 }
 
 // RevokeToken revokes one token.
@@ -236,13 +303,30 @@ func (s *Service) RevokeToken(ctx context.Context, token string) error {
 	return errs.Wrap("identity.RevokeToken", err)
 }
 
-// RevokeClientTokens revokes every token of a client and its users; it
-// returns how many were revoked.
+// RevokeClientTokens revokes every token of a client and its users issued
+// before the call, and returns how many of them the token index listed.
+//
+// The revocation itself is one strongly consistent write: it raises the
+// client's token epoch, and Authenticate refuses a token issued under an
+// older epoch (it reads the client with every token it resolves). So a
+// token the index does not list yet (GSI1 is eventually consistent; a
+// token issued just before the call) is revoked as surely as the others.
+// Tokens issued after the call carry the new epoch and work. The listed
+// tokens are also marked revoked one by one, for operators reading them.
+// Instances that cached a principal before the call trust it for at most
+// their token cache TTL (MaxTokenCacheTTL); this one forgets its cache.
 func (s *Service) RevokeClientTokens(ctx context.Context, clientID string) (int, error) {
 	const op = "identity.RevokeClientTokens"
-	if _, err := s.GetClient(ctx, clientID); err != nil {
-		return 0, err
+	_, err := s.st.Update(ctx, store.Accounts, clientKey(clientID), store.Update{
+		Add: map[string]int64{attrTokenEpoch: 1},
+		Set: map[string]any{attrTokensRevokedAt: store.UnixNano(s.clock.Now())}}, store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return 0, errs.E(op, errs.NotFound, "Client not found.")
 	}
+	if err != nil {
+		return 0, errs.Wrap(op, err)
+	}
+	s.flushCache()
 	n, cursor := 0, ""
 	for {
 		page, err := s.st.Query(ctx, store.Accounts, store.Query{Index: "GSI1",
@@ -264,7 +348,6 @@ func (s *Service) RevokeClientTokens(ctx context.Context, clientID string) (int,
 			break
 		}
 	}
-	s.flushCache()
 	return n, nil
 }
 
@@ -317,6 +400,9 @@ func (s *Service) resolve(ctx context.Context, hash string, now time.Time) (Prin
 	}
 	if err != nil {
 		return Principal{}, time.Time{}, err
+	}
+	if tok.Int(attrTokenEpoch) < c.TokenEpoch {
+		return Principal{}, time.Time{}, ErrRevokedToken // issued before RevokeClientTokens
 	}
 	if c.Status != StatusActive {
 		return Principal{}, time.Time{}, ErrInactiveClient

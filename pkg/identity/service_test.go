@@ -14,6 +14,7 @@ import (
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
 	"musiccatalog/pkg/store/boltstore"
+	"musiccatalog/pkg/store/twintest"
 )
 
 func newService(t *testing.T, c clock.Clock, cacheTTL time.Duration) (*identity.Service, store.Store) {
@@ -200,5 +201,68 @@ func TestInvalidTokensCannotFlushCachedPrincipals(t *testing.T) {
 	}
 	if _, err := svc.Authenticate(ctx, key); err != nil {
 		t.Errorf("a flood of invalid tokens evicted a valid cached principal: %v", err)
+	}
+}
+
+// TestRevokeClientTokensCoversUnindexedAndCachedTokens: the token index
+// (GSI1) is eventually consistent, so a token issued just before the
+// revocation may not be listed yet; it is revoked all the same. Another
+// instance that cached the principal trusts it at most its cache TTL.
+// A token issued after the revocation works.
+func TestRevokeClientTokensCoversUnindexedAndCachedTokens(t *testing.T) {
+	for _, tw := range twintest.Twins() {
+		t.Run(tw.Name, func(t *testing.T) {
+			c := clock.NewManual(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+			st := &twintest.LaggingIndex{Store: tw.Open(t)}
+			admin := identity.New(st, c, ids.Random{}, 0)
+			api := identity.New(st, c, ids.Random{}, 10*time.Second) // another instance, with its cache
+			ctx := context.Background()
+			cl, key, err := admin.CreateClient(ctx, identity.NewClient{Name: "A", Plan: identity.PlanEnterprise})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.Lag() // what follows is not in the index yet
+			_, userTok, err := admin.CreateUser(ctx, cl.ID, "alice", "Alice")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := admin.CreateToken(ctx, cl.ID, "", time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := api.Authenticate(ctx, fresh); err != nil { // cached by the other instance
+				t.Fatal(err)
+			}
+			n, err := admin.RevokeClientTokens(ctx, cl.ID)
+			if err != nil || n != 1 {
+				t.Fatalf("RevokeClientTokens = %d, %v; want the one indexed token", n, err)
+			}
+			for name, tok := range map[string]string{"indexed key": key, "unindexed user token": userTok, "unindexed key": fresh} {
+				if _, err := admin.Authenticate(ctx, tok); !errors.Is(err, identity.ErrRevokedToken) {
+					t.Errorf("%s: %v, want revoked", name, err)
+				}
+			}
+			if _, err := api.Authenticate(ctx, fresh); err != nil {
+				t.Errorf("within the other instance's cache TTL its cached principal is used: %v", err)
+			}
+			c.Advance(10 * time.Second)
+			if _, err := api.Authenticate(ctx, fresh); !errors.Is(err, identity.ErrRevokedToken) {
+				t.Errorf("other instance after its cache TTL: %v, want revoked", err)
+			}
+			after, err := admin.CreateToken(ctx, cl.ID, "", time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := api.Authenticate(ctx, after); err != nil {
+				t.Errorf("a token issued after the revocation: %v", err)
+			}
+			got, err := admin.GetClient(ctx, cl.ID)
+			if err != nil || got.TokenEpoch != 1 || !got.TokensRevokedAt.Equal(c.Now().Add(-10*time.Second)) {
+				t.Errorf("client after revocation: epoch %d, revoked at %v (%v)", got.TokenEpoch, got.TokensRevokedAt, err)
+			}
+			if _, err := admin.RevokeClientTokens(ctx, "00000000-0000-4000-8000-000000000000"); !errs.Is(err, errs.NotFound) {
+				t.Errorf("unknown client: %v", err)
+			}
+		})
 	}
 }

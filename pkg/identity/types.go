@@ -65,6 +65,12 @@ type Client struct {
 	Scopes      []string
 	Quotas      Quotas
 	CreatedAt   time.Time
+	// TokenEpoch counts the revocations of all the client's tokens: a
+	// token issued under an older epoch is revoked (see
+	// Service.RevokeClientTokens).
+	TokenEpoch int64
+	// TokensRevokedAt is when all its tokens were last revoked (zero: never).
+	TokensRevokedAt time.Time
 }
 
 // User is an end user signed in through a client.

@@ -181,7 +181,7 @@ func (s *Service) Generate(ctx context.Context, c identity.Client, in Input) (Re
 		if qerr, err := s.exceeded(ctx, c.ID, limits, now); err != nil {
 			return Result{}, errs.Wrap(op, err)
 		} else if qerr != nil {
-			return Result{}, throttled(op, qerr)
+			return Result{}, s.throttled(ctx, op, c.ID, limits, qerr)
 		}
 	}
 	return Result{}, errs.Wrap(op, fmt.Errorf("license not committed after %d attempts: %w", commitAttempts, last))
@@ -225,11 +225,27 @@ func (s *Service) exceeded(ctx context.Context, clientID string, l Limits, now t
 	return worst, nil
 }
 
-func throttled(op string, qe *quota.ExceededError) error {
-	u := qe.Usage
-	return &errs.Error{Op: op, Kind: errs.RateLimited, Code: CodeThrottled, Err: qe,
+// Throttled is the cause of a throttled error: the used-up window that
+// resets last and the client's current usage, which the 429 carries
+// (interface.md §8: "current usage is in usage"). It unwraps to the
+// *quota.ExceededError.
+type Throttled struct {
+	Quota *quota.ExceededError
+	Usage Usage
+}
+
+func (t *Throttled) Error() string { return t.Quota.Error() }
+func (t *Throttled) Unwrap() error { return t.Quota }
+
+func (s *Service) throttled(ctx context.Context, op, clientID string, l Limits, qe *quota.ExceededError) error {
+	u, err := s.Usage(ctx, clientID, l)
+	if err != nil {
+		return errs.Wrap(op, err)
+	}
+	q := qe.Usage
+	return &errs.Error{Op: op, Kind: errs.RateLimited, Code: CodeThrottled, Err: &Throttled{Quota: qe, Usage: u},
 		Detail: fmt.Sprintf("The %s license limit of %d is reached; it resets at %s.",
-			windowName(u.Window), u.Cap, u.ResetsAt.UTC().Format(time.RFC3339))}
+			windowName(q.Window), q.Cap, q.ResetsAt.UTC().Format(time.RFC3339))}
 }
 
 func windowName(w quota.Window) string {

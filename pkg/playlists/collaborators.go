@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/store"
@@ -55,33 +56,38 @@ func (s *Service) AddCollaborator(ctx context.Context, c Caller, slug string, in
 	if u.ID == c.User.ID {
 		return Collaborator{}, false, errs.E(op, errs.Invalid, "You own this playlist already.")
 	}
-	col := Collaborator{User: u, Permission: PermCanEdit, AddedAt: s.clock.Now().UTC()}
-	created := false
+	// out is what the share answers (kept for a retry under an
+	// Idempotency-Key: see mutate).
+	var out struct {
+		Col     Collaborator
+		Created bool
+	}
 	_, err = s.mutate(ctx, v.Playlist, mutation{
 		apply: func(p *Playlist) error {
-			created = false
+			out.Col, out.Created = Collaborator{User: u, Permission: PermCanEdit, AddedAt: s.clock.Now().UTC()}, false
 			if p.PermissionOf(c.User.ID) != PermOwner {
 				return notFound(op)
 			}
 			if i := slices.IndexFunc(p.Collaborators, func(x Collaborator) bool { return x.ID == u.ID }); i >= 0 {
-				col = p.Collaborators[i]
+				out.Col = p.Collaborators[i]
 				return errUnchanged
 			}
 			if len(p.Collaborators) >= MaxCollaborators {
 				return errs.E(op, errs.Invalid, "A playlist can be shared with at most "+strconv.Itoa(MaxCollaborators)+" users.")
 			}
-			p.Collaborators = append(p.Collaborators, col)
-			created = true
+			p.Collaborators = append(p.Collaborators, out.Col)
+			out.Created = true
 			return nil
 		},
 		extra: func(_, after *Playlist) []store.TxOp {
 			return []store.TxOp{store.TxPut(store.Playlists, viewerItem(u.ID, after), nil)}
 		},
+		result: &out,
 	})
 	if err != nil {
 		return Collaborator{}, false, err
 	}
-	return col, created, nil
+	return out.Col, out.Created, nil
 }
 
 // findUser resolves the named user within the caller's partner client;
@@ -121,7 +127,18 @@ func (s *Service) findUser(ctx context.Context, c Caller, in CollaboratorInput) 
 // a collaborator may remove themselves (leave).
 func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID string) error {
 	const op = "playlists.RemoveCollaborator"
+	request := idempotency.RequestIDFrom(ctx)
 	v, err := s.Get(ctx, c, slug)
+	if errs.Is(err, errs.NotFound) && request != "" {
+		// A leave under this request that committed took the playlist
+		// out of the caller's sight, and its marker with it: the leave
+		// also marked the caller's own rows (see extra).
+		if _, done, ferr := idempotency.FindApplied(ctx, s.st, store.Playlists, viewerPK(c.User.ID), request); ferr != nil {
+			return errs.Wrap(op, ferr)
+		} else if done {
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -141,8 +158,12 @@ func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID
 			p.Collaborators = slices.Delete(p.Collaborators, i, i+1)
 			return nil
 		},
-		extra: func(before, _ *Playlist) []store.TxOp {
-			return []store.TxOp{store.TxDelete(store.Playlists, viewerKey(userID, before), nil)}
+		extra: func(before, after *Playlist) []store.TxOp {
+			ops := []store.TxOp{store.TxDelete(store.Playlists, viewerKey(userID, before), nil)}
+			if request != "" && userID == c.User.ID {
+				ops = append(ops, idempotency.AppliedOp(store.Playlists, viewerPK(userID), request, after.UpdatedAt, nil))
+			}
+			return ops
 		},
 	})
 	return err

@@ -46,7 +46,7 @@ func (s *Service) Reorder(ctx context.Context, c Caller, slug string, in Reorder
 		}
 		p.Items = next
 		return nil
-	}})
+	}, result: &total})
 	return total, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/store"
 )
 
@@ -142,6 +143,10 @@ var errUnchanged = errors.New("unchanged")
 type mutation struct {
 	apply func(p *Playlist) error
 	extra func(before, after *Playlist) []store.TxOp
+	// result, when set, points to what the change answers besides the
+	// playlist (set by apply). Under an Idempotency-Key it is kept with
+	// the change's marker and given back to a retry (see mutate).
+	result any
 }
 
 // retryable reports whether a write failed without writing anything
@@ -172,15 +177,28 @@ func writeMayCommit(err error) bool {
 // optimistic version check, re-reading and retrying with jittered backoff
 // when a concurrent writer got there first. It returns the playlist as
 // written (or as read when unchanged).
+//
+// Under an Idempotency-Key (idempotency.RequestIDFrom(ctx)), the write
+// also stores a marker of the request in the same transaction
+// (idempotency.AppliedOp), with *m.result. A run of a request whose
+// marker exists (an earlier run committed, then answered an error) does
+// not apply the change again: it sets *m.result to what that run answered
+// and returns the playlist as it is now.
 func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Playlist, error) {
 	const op = "playlists.mutate"
 	var pause backoff
 	before := first
+	request := idempotency.RequestIDFrom(ctx)
 	for attempt := 0; attempt < maxMutateAttempts; attempt++ {
 		if attempt > 0 {
 			var err error
 			if before, err = s.load(ctx, first.ID); err != nil {
 				return nil, err
+			}
+		}
+		if request != "" {
+			if done, err := s.applied(ctx, before.ID, request, m.result); err != nil || done {
+				return before, err
 			}
 		}
 		after := before.clone()
@@ -196,10 +214,22 @@ func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Pla
 			return nil, errs.Wrap(op, err)
 		}
 		cond := store.Equals("version", before.Version)
-		if m.extra == nil {
+		ops := []store.TxOp{store.TxPut(store.Playlists, rec, cond)}
+		if m.extra != nil {
+			ops = append(ops, m.extra(before, after)...)
+		}
+		if request != "" {
+			var result []byte
+			if m.result != nil {
+				if result, err = json.Marshal(m.result); err != nil {
+					return nil, errs.Wrap(op, err)
+				}
+			}
+			ops = append(ops, idempotency.AppliedOp(store.Playlists, recordKey(after.ID).PK, request, after.UpdatedAt, result))
+		}
+		if len(ops) == 1 {
 			err = s.st.Put(ctx, store.Playlists, rec, cond)
 		} else {
-			ops := append([]store.TxOp{store.TxPut(store.Playlists, rec, cond)}, m.extra(before, after)...)
 			err = s.st.Transact(ctx, ops)
 		}
 		if err == nil {
@@ -218,11 +248,36 @@ func (s *Service) mutate(ctx context.Context, first *Playlist, m mutation) (*Pla
 	return nil, tooManyChanges(op)
 }
 
+// applied reports whether a run of request already changed playlist id,
+// and then decodes what it answered into result (when set).
+func (s *Service) applied(ctx context.Context, id, request string, result any) (bool, error) {
+	const op = "playlists.applied"
+	data, done, err := idempotency.FindApplied(ctx, s.st, store.Playlists, recordKey(id).PK, request)
+	if err != nil || !done {
+		return false, errs.Wrap(op, err)
+	}
+	if result != nil && len(data) > 0 {
+		if err := json.Unmarshal(data, result); err != nil {
+			return false, errs.Wrap(op, err)
+		}
+	}
+	return true, nil
+}
+
 // tooManyChanges answers a change that lost the race maxMutateAttempts
 // times.
 func tooManyChanges(op string) error {
 	return &errs.Error{Op: op, Kind: errs.RateLimited, RetryAfter: time.Second,
 		Detail: "Too many changes to this playlist at once. Please retry in a moment."}
+}
+
+// tooManyCreates answers a create that lost its race too often: its slug
+// kept being taken, or the owner's deletes kept moving the count of what
+// they own (quota.Held). Nothing was written; like tooManyChanges it is
+// transient.
+func tooManyCreates(op string) error {
+	return &errs.Error{Op: op, Kind: errs.RateLimited, RetryAfter: time.Second,
+		Detail: "Too many playlists created or deleted at once. Please retry in a moment."}
 }
 
 // backoff is the pause between attempts of a write that lost a race:

@@ -1,7 +1,11 @@
 package playlists_test
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"musiccatalog/pkg/errs"
@@ -139,5 +143,66 @@ func TestContendedTransactionsAreRetried(t *testing.T) {
 		if _, err := f.svc.Get(ctx, c, p.ID); !errs.Is(err, errs.NotFound) {
 			t.Errorf("after delete: %v", err)
 		}
+	}
+}
+
+// TestOwnedPlaylistsAreCapped: concurrent creates stop exactly at the
+// number one user may own (counted in each create's transaction, not
+// before it); one over is 400 with the reason and writes nothing; a
+// delete makes room; playlists shared with a user do not count for them.
+func TestOwnedPlaylistsAreCapped(t *testing.T) {
+	for name, st := range twins(t) {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, st, 2)
+			playlists.SetMaxOwned(f.svc, 3)
+			ctx := t.Context()
+			friend := f.user(t, "friend")
+			var wg sync.WaitGroup
+			var created atomic.Int64
+			fail := make(chan error, 10)
+			for i := range 10 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, _, err := f.svc.Create(ctx, f.owner, playlists.CreateInput{Name: fmt.Sprint("Mix ", i%4)})
+					var e *errs.Error
+					switch {
+					case err == nil:
+						created.Add(1)
+					case errors.As(err, &e) && e.Kind == errs.Invalid && strings.Contains(e.Detail, "own 3 playlists"):
+					default:
+						fail <- err
+					}
+				}()
+			}
+			wg.Wait()
+			close(fail)
+			for err := range fail {
+				t.Error(err)
+			}
+			views, n, err := f.svc.List(ctx, f.owner, 50, 0)
+			if err != nil || n != 3 || created.Load() != 3 {
+				t.Fatalf("after 10 concurrent creates: %d listed, %d created (%v); want 3", n, created.Load(), err)
+			}
+			for _, v := range views {
+				if _, _, err := f.svc.AddCollaborator(ctx, f.owner, v.Slug, playlists.CollaboratorInput{UserID: friend.User.ID}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 3 {
+				if _, _, err := f.svc.Create(ctx, friend, playlists.CreateInput{Name: fmt.Sprint("Own ", i)}); err != nil {
+					t.Fatalf("the collaborator's own playlist %d: %v", i, err)
+				}
+			}
+			if err := f.svc.Delete(ctx, f.owner, views[0].Slug); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := f.svc.Create(ctx, f.owner, playlists.CreateInput{Name: "Again"}); err != nil {
+				t.Fatalf("create after a delete: %v", err)
+			}
+			if _, _, err := f.svc.Create(ctx, f.owner, playlists.CreateInput{Name: "Over"}); !errs.Is(err, errs.Invalid) {
+				t.Errorf("create over the cap: %v", err)
+			}
+		})
 	}
 }

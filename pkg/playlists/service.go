@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"musiccatalog/pkg/blob"
@@ -18,6 +19,7 @@ import (
 	"musiccatalog/pkg/idempotency"
 	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/quota"
 	"musiccatalog/pkg/store"
 )
 
@@ -39,14 +41,21 @@ type Service struct {
 	clock   clock.Clock
 	ids     ids.Source
 	log     *slog.Logger
+	owned   *quota.Held // playlists per owner
+	// maxOwned is MaxOwned; tests lower it.
+	maxOwned int64
 }
+
+// heldScope names the counters of owned playlists (quota.Held).
+const heldScope = "playlists"
 
 // New returns a Service.
 func New(st store.Store, bs blob.Store, cat catalog.Source, users Users, c clock.Clock, src ids.Source, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{st: st, blob: bs, catalog: cat, users: users, clock: c, ids: src, log: log}
+	return &Service{st: st, blob: bs, catalog: cat, users: users, clock: c, ids: src, log: log,
+		owned: quota.NewHeld(st, heldScope), maxOwned: MaxOwned}
 }
 
 const msgNotFound = "Not found."
@@ -172,15 +181,31 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		if err != nil {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
 		}
+		take, err := s.owned.Take(ctx, c.User.ID, s.maxOwned,
+			quota.Counting(s.st, store.Playlists, store.Query{PK: viewerPK(c.User.ID), SKPrefix: "OWN#"}))
+		if errors.Is(err, quota.ErrFull) {
+			return View{}, ItemsResult{}, errs.E(op, errs.Invalid, "You already own "+strconv.FormatInt(s.maxOwned, 10)+
+				" playlists, the most one user can own. Delete one to create another.")
+		}
+		if errors.Is(err, store.ErrContention) {
+			return View{}, ItemsResult{}, tooManyCreates(op) // deletes kept landing while it counted
+		}
+		if err != nil {
+			return View{}, ItemsResult{}, errs.Wrap(op, err)
+		}
 		err = s.st.Transact(ctx, []store.TxOp{
 			store.TxPut(store.Playlists, rec, store.NotExists()),
 			store.TxPut(store.Playlists, viewerItem(c.User.ID, p), store.NotExists()),
+			take,
 		})
 		if err == nil {
 			return View{p, PermOwner}, res, nil
 		}
-		if !retryable(err) || attempt == 20 {
+		if !retryable(err) {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
+		}
+		if attempt == 20 {
+			return View{}, ItemsResult{}, tooManyCreates(op)
 		}
 		if p.ID == in.RequestID {
 			// Another run of this very request may have written it.
@@ -255,6 +280,8 @@ func checkName(name string, required bool) string {
 		return msgNotUTF8
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return "Ensure this field has no more than " + strconv.Itoa(MaxNameLength) + " characters."
+	case strings.IndexFunc(name, unicode.IsControl) >= 0: // a title is one line of text
+		return "Must not contain control characters."
 	}
 	return ""
 }
@@ -262,6 +289,9 @@ func checkName(name string, required bool) string {
 func checkDescription(d string) string {
 	if !utf8.ValidString(d) {
 		return msgNotUTF8
+	}
+	if strings.ContainsRune(d, 0) { // free text keeps its line breaks and tabs, never NUL
+		return "Null characters are not allowed."
 	}
 	if utf8.RuneCountInString(d) > MaxDescription {
 		return "Ensure this field has no more than " + strconv.Itoa(MaxDescription) + " characters."
@@ -426,6 +456,11 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 	if oldImage != nil && oldImage.Large != newImage.Large {
 		s.deleteImage(ctx, oldImage)
 	}
+	if newImage != nil && (p.Image == nil || p.Image.Large != newImage.Large) {
+		// An earlier run of this request made its change (mutate found its
+		// marker) and the cover has moved on since: this upload is no one's.
+		s.deleteImage(ctx, newImage)
+	}
 	return View{p, p.PermissionOf(c.User.ID)}, nil
 }
 
@@ -441,9 +476,14 @@ func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 		if v.Permission != PermOwner {
 			return errs.E(op, errs.Forbidden, "Only the owner can delete this playlist.")
 		}
+		release, err := s.owned.Release(ctx, v.Owner.ID)
+		if err != nil {
+			return errs.Wrap(op, err)
+		}
 		ops := []store.TxOp{
 			store.TxDelete(store.Playlists, recordKey(v.ID), store.Equals("version", v.Version)),
 			store.TxDelete(store.Playlists, viewerKey(v.Owner.ID, v.Playlist), nil),
+			release,
 		}
 		for _, col := range v.Collaborators {
 			ops = append(ops, store.TxDelete(store.Playlists, viewerKey(col.ID, v.Playlist), nil))
@@ -505,7 +545,7 @@ func (s *Service) ChangeItems(ctx context.Context, c Caller, slug string, add bo
 			return errUnchanged
 		}
 		return nil
-	}})
+	}, result: &res})
 	if err != nil {
 		return ItemsResult{}, err
 	}

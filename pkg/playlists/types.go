@@ -9,10 +9,16 @@ import (
 // playlist record stays far below DynamoDB's 400 KB item limit and a
 // delete fits in one transaction (at most 100 writes).
 const (
-	DefaultListLimit  = 20  // §8 playlist list `limit` default
-	MaxListLimit      = 100 // §8 playlist list `limit` maximum
-	MaxReorderItems   = 500 // gaps.md reorder: 1 to 500 entries
-	MaxItems          = 2000
+	DefaultListLimit = 20  // §8 playlist list `limit` default
+	MaxListLimit     = 100 // §8 playlist list `limit` maximum
+	MaxReorderItems  = 500 // gaps.md reorder: 1 to 500 entries
+	MaxItems         = 2000
+	// MaxOwned caps the playlists one user owns (shared ones count for
+	// their owners). The spec sets no number; a user with more than a
+	// thousand playlists is far past any real use, and the listing reads
+	// every playlist the user can see for each page. The count is kept
+	// exactly, in the transaction of every create and delete (quota.Held).
+	MaxOwned          = 1000
 	MaxCollaborators  = 50
 	MaxNameLength     = 255
 	MaxDescription    = 5000

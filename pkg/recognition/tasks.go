@@ -257,10 +257,32 @@ func (s *Service) reject(ctx context.Context, src SourceRef, je *JobError) error
 	if err := s.blob.Put(ctx, workDir(src.Key, src.ETag)+rejectedFile, bytes.NewReader(body), int64(len(body)), "application/json"); err != nil {
 		return fmt.Errorf("recognition: record rejection: %w", err)
 	}
+	// By key too: a submit after the deletion knows neither the ETag nor
+	// the object, and says why instead of "nothing was uploaded".
+	if err := s.blob.Put(ctx, rejectedKey(src.Key), bytes.NewReader(body), int64(len(body)), "application/json"); err != nil {
+		return fmt.Errorf("recognition: record rejection: %w", err)
+	}
 	if err := s.blob.Delete(ctx, src.Key); err != nil && !errors.Is(err, blob.ErrNotFound) {
 		return fmt.Errorf("recognition: delete rejected upload: %w", err)
 	}
 	return nil
+}
+
+// Rejection returns why the upload trigger refused and deleted the upload
+// at key (too large, too long), or nil when it did not.
+func (s *Service) Rejection(ctx context.Context, key string) (*JobError, error) {
+	b, err := s.readBlob(ctx, rejectedKey(key))
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var je JobError
+	if json.Unmarshal(b, &je) != nil || je.Code == "" {
+		return nil, nil
+	}
+	return &je, nil
 }
 
 // UploadPrefix is where recognition uploads live (§4.5 storage_key).

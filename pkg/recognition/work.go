@@ -50,6 +50,14 @@ type analysis struct {
 // but not others (event notifications).
 func normETag(etag string) string { return strings.Trim(etag, `"`) }
 
+// rejectedKey is where the reason a refused upload was deleted is kept by
+// its key alone (upload keys are unique: upload-url puts a UUID in them);
+// it expires with the rest of the work.
+func rejectedKey(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return fmt.Sprintf("%srejected/%x.json", workPrefix, h[:16])
+}
+
 func workDir(key, etag string) string {
 	h := sha256.Sum256([]byte(key + "\n" + normETag(etag)))
 	return fmt.Sprintf("%sv%d.%d.%s/%x/", workPrefix, fingerprint.FormatVersion, workVersion, queryRecipe, h[:16])

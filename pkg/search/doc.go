@@ -30,11 +30,14 @@
 // vectors are computed when the
 // text index is built and ship with it in the snapshot. A track's
 // semantic score mixes its vector's cosine with the request's content
-// (its voice words go to the vocals facet) and how close the request is
-// to its facet values (zero-shot facets), and the ranking is a linear mix
-// of the BM25 score (normalized to the best match, or to half of what a
-// track matching every word as well as its best match would score when
-// that is higher), that score and the lifted preferences,
+// (its voice words go to the vocals facet; each concept group — mood,
+// energy, style, instrument, voice, use — weighed by a learned weight)
+// and how close the request is to its facet values (zero-shot facets),
+// and the ranking is a linear mix, fitted on the judged and tuning sets
+// (semantic_groups.go), of the BM25 score (normalized to the best match,
+// or to 0.55 of what a track matching every word as well as its best
+// match would score when that is higher), that score and the lifted
+// preferences,
 // less the closeness to what the request excludes. The tracks closest in
 // meaning are candidates whatever words they hold. A genre's or
 // subgenre's vector also holds the centroid of its tracks' own words, so

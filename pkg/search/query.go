@@ -291,7 +291,11 @@ const (
 	// is more often incidental). A cosine is absolute where BM25 is
 	// relative to the request, so the semantic side carries most of the
 	// ranking and BM25 decides among tracks that mean about the same.
-	wText     = 0.8
+	// Refitted with the ranking function (semantic_groups.go; 0.8
+	// before). The text weight grows with the request's music share
+	// (wTextMusic), and the semantic score's parts are weighed by concept group: the
+	// learned ranking function (semantic_groups.go).
+	wText     = 0.72
 	wSemantic = 4.0
 	// wTextReference is the share of the request's reference text score
 	// (textIndex.scores: every word matched as well as its best match)
@@ -302,8 +306,9 @@ const (
 	// much text as one holding every word; now it scores its share of the
 	// request. Fitted with wText (kept at 0.8) on the tuning and second
 	// tuning sets and checked on the third and fourth (README, Search:
-	// issue 15 failure-class round); 0 is the old normalization.
-	wTextReference = 0.5
+	// issue 15 failure-class round); 0 is the old normalization. Refitted
+	// with the ranking function (semantic_groups.go; 0.5 before).
+	wTextReference = 0.55
 	// semMinCandidate is the semantic score a track needs to be a
 	// candidate on meaning alone, whatever words the catalog has: a
 	// catalog that describes in its own words holds most words of a
@@ -311,8 +316,10 @@ const (
 	// matches alone would leave out what the request means.
 	semMinCandidate = 0.25
 
+	// The attribute preferences (vocals refitted with the ranking
+	// function, semantic_groups.go: 0.5 before).
 	wAttrTempo    = 0.5
-	wAttrVocals   = 0.5
+	wAttrVocals   = 0.625
 	wAttrDuration = 0.3
 )
 
@@ -396,7 +403,10 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if best > 0 {
 		best = max(best, wTextReference*float64(tm.ref))
 	}
-	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best}
+	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best, wText: wText}
+	if sem != nil {
+		ts.wText += wTextMusic * float64(sq.music)
+	}
 	ts.vocalsBonus()
 	// Only the tracks the page may hold are scored (rank's selection, with
 	// the filters first: the same page and total).
@@ -427,6 +437,7 @@ type textScorer struct {
 	excluded []bool    // nil: nothing excluded
 	sem      []float32 // nil: no meaning
 	best     float64
+	wText    float64 // the text weight of this request
 	// vocals is what the request's vocals preference adds, by the
 	// track's vocalsIndex (vocalsBonus).
 	vocals [len(vocalsOrder) + 1]float64
@@ -468,7 +479,7 @@ func (ts *textScorer) score(i int, text float64) float32 {
 	}
 	s := 0.0
 	if ts.best > 0 {
-		s = wText * text / ts.best
+		s = ts.wText * text / ts.best
 	}
 	if ts.sem != nil {
 		s += wSemantic * float64(ts.sem[i])

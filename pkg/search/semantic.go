@@ -103,6 +103,10 @@ type semIndex struct {
 	band     []uint8 // 0 none, 1 slow, 2 medium, 3 fast
 	vocals   []uint8 // 1 + the index in vocalsOrder, 0 none or unknown
 	voice    []bool  // the embedder's voice dimensions (voiceMask)
+	// group and cosW are the dimensions' concept groups and the weights of
+	// the cosine's part on them (dimGroups; nil: none, every part 1).
+	group []int8
+	cosW  []float32
 	// The tracks' facet combinations (semCombos): what the facet match
 	// is computed once per request for.
 	combo semCombos
@@ -208,6 +212,7 @@ func newSemIndex(ctx context.Context, ix *Index, e TextEmbedder, cols []int8, co
 	}
 	si := &semIndex{emb: e, dim: e.Dim(), n: n, cols: cols, cache: map[string]*semQuery{},
 		band: make([]uint8, n), vocals: make([]uint8, n), voice: voiceMask(e)}
+	si.group, si.cosW = dimGroups(e)
 	si.facetVec = make([][]float32, len(codes)+1)
 	for c, v := range codes {
 		si.facetVec[c] = embedFacet(ctx, e, v)
@@ -237,6 +242,9 @@ type semQuery struct {
 	dims []int32
 	wts  []float32
 	near semNear // how close vec is to the facet values (semIndex.near)
+	// music is the request's squared weight on style and instrument
+	// concepts (semIndex.musicShare).
+	music float32
 	// facets is the facet match by numbered combination (facetTable),
 	// when kept with the cached query; nil: computed per request.
 	facets []float32
@@ -289,6 +297,7 @@ func (si *semIndex) query(ctx context.Context, words []string) (*semQuery, error
 			q.wts = append(q.wts, x.w)
 		}
 		q.near = si.near(v)
+		q.music = si.musicShare(q)
 		// The table is kept only within maxFacetTableBytes (checked again
 		// below, under the write lock): no table is computed to be dropped.
 		si.mu.RLock()
@@ -333,13 +342,17 @@ func sortDesc[T any](xs []T, key func(T) float32) {
 
 // Weights of the zero-shot facet match: how close the request is to the
 // track's genre or subgenre, its moods, its tempo band and its vocals.
+// All but the genre's were fitted (semantic_groups.go; hand-set 0.35,
+// 0.15, 2.0 and 0.8 before): the secondary mood counts as much as the
+// main one when the request is closer to it (the fit may not raise it
+// above).
 const (
 	wFacetGenre  = 0.35
-	wFacetMood   = 0.35
-	wFacetTempo  = 0.15
-	wFacetVocals = 2.0
-	// wMood2 discounts the secondary mood against the main one.
-	wMood2 = 0.8
+	wFacetMood   = 0.77
+	wFacetTempo  = 0.135
+	wFacetVocals = 2.2
+	// wMood2 weighs the secondary mood against the main one.
+	wMood2 = 1.0
 	// wTrackVec is the share of the track-vector cosine in the semantic
 	// score; the rest is the facet match.
 	wTrackVec = 0.8

@@ -13,8 +13,9 @@ const maxSemCandidates = 256
 // semantic scores over [semMinCandidate, semMaxScore) in semBins bins
 // (higher scores count in the last bin): a sample of the tracks, then the
 // pass that lists the candidates (withSemCandidates), no sort. A semantic
-// score is at most wTrackVec + (1-wTrackVec) × the facet weights' sum
-// (1.37 today); semMaxScore only sets the bins' width.
+// score is at most wTrackVec × the largest concept group weight +
+// (1-wTrackVec) × the facet weights' sum (about 1.57 today; scores that
+// high are rare); semMaxScore only sets the bins' width.
 const (
 	semBins     = 512
 	semMaxScore = 1.5

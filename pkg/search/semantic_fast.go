@@ -110,13 +110,22 @@ func (si *semIndex) combos(ix *Index) {
 var productTables = sync.Pool{New: func() any { return new([maxQueryDims][256]float32) }}
 
 // colWeights are the weights of the request's dimensions in a track's
-// cosine and the offsets of their columns.
+// cosine (each by its concept group's weight) and the offsets of their
+// columns.
 func (si *semIndex) colWeights(q *semQuery) (w [maxQueryDims]float32, off [maxQueryDims]int) {
 	for k, d := range q.dims {
-		w[k] = q.wts[k] * wTrackVec / vecScale
+		w[k] = q.wts[k] * si.cosWeight(d) * wTrackVec / vecScale
 		off[k] = int(d) * si.n
 	}
 	return w, off
+}
+
+// cosWeight is the weight of dimension d's concept group in the cosine.
+func (si *semIndex) cosWeight(d int32) float32 {
+	if si.cosW == nil {
+		return 1
+	}
+	return si.cosW[d]
 }
 
 // facetTable computes the facet match of every numbered combination

@@ -19,7 +19,7 @@ func semScoresReference(ix *Index, q *semQuery, out []float32) {
 	si, n := ix.sem, ix.sem.n
 	clear(out)
 	for k, d := range q.dims {
-		w := q.wts[k] * wTrackVec / vecScale
+		w := q.wts[k] * si.cosWeight(d) * wTrackVec / vecScale
 		for i, x := range si.cols[int(d)*n : int(d)*n+n] {
 			out[i] += w * float32(x)
 		}

@@ -9,8 +9,9 @@ import (
 // request excludes ("nothing scary", "without drums") takes off its
 // semantic score. The text engine leaves out the tracks whose text names
 // the excluded word; a catalog that says "dread in every corner" never
-// names it, so meaning has to push those tracks down too.
-const wNegated = 1.0
+// names it, so meaning has to push those tracks down too. Fitted
+// (semantic_groups.go; hand-set 1.0 before).
+const wNegated = 1.25
 
 // negate lowers sem by wNegated × every track's semantic score for the
 // request's excluded words.

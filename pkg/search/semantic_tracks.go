@@ -25,8 +25,8 @@ const wFacetCentroid = 0.75
 // trackVectorsRecipe names how trackVectors combines a track's text and
 // facets; vectors stored with a snapshot under another recipe (or
 // embedder) are computed again. v2: genres and subgenres with their
-// tracks' centroid.
-const trackVectorsRecipe = "tv2"
+// tracks' centroid. v3: a secondary mood equal to the main one counts once.
+const trackVectorsRecipe = "tv3"
 
 // vectorsID identifies track vectors computed by emb with this recipe.
 func vectorsID(emb TextEmbedder) string { return emb.ID() + "+" + trackVectorsRecipe }
@@ -82,7 +82,9 @@ func trackVectors(ctx context.Context, e TextEmbedder, tracks []*catalog.Track) 
 		add(facet[t.Genre], wVecGenre)
 		add(facet[t.Subgenre], wVecSubgenre)
 		add(facet[t.Mood], wVecMood)
-		add(facet[t.SecondaryMood], wVecMood2)
+		if !strings.EqualFold(t.SecondaryMood, t.Mood) { // a mood given twice is one mood
+			add(facet[t.SecondaryMood], wVecMood2)
+		}
 		add(facet[vocalsText[t.Vocals]], wVecVocals)
 		if t.Tempo != nil {
 			add(facet[tempoBands[bandOf(*t.Tempo)]], wVecTempo)

@@ -41,7 +41,8 @@ var (
 	ErrNotFound        = errors.New("store: item not found")
 	ErrConditionFailed = errors.New("store: condition failed")
 	// ErrContention: a transaction kept colliding with concurrent ones on
-	// the same items (DynamoDB TransactionConflict) through the adapter's
+	// the same items (DynamoDB TransactionConflict), or a single write kept
+	// meeting a transaction under way on its item, through the adapter's
 	// own retries. Nothing was written; trying again may succeed.
 	ErrContention = errors.New("store: contention")
 )

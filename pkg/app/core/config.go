@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"musiccatalog/pkg/identity"
 	"musiccatalog/pkg/store"
 )
 
@@ -88,6 +89,9 @@ func FromEnv() (Config, error) {
 	c.SoundtrackDirectUploadMax = int64(directMax)
 	if c.TokenCacheTTL, err = envDuration("TOKEN_CACHE_TTL", 10*time.Second); err != nil {
 		return c, err
+	}
+	if c.TokenCacheTTL > identity.MaxTokenCacheTTL { // the documented bound on revocation delay
+		return c, fmt.Errorf("TOKEN_CACHE_TTL=%s: at most %s", c.TokenCacheTTL, identity.MaxTokenCacheTTL)
 	}
 	if c.YTDLPTimeout, err = envDuration("YTDLP_TIMEOUT", 60*time.Second); err != nil {
 		return c, err

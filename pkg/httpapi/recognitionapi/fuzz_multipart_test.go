@@ -47,6 +47,8 @@ func (acceptAll) Get(context.Context, string, string) (recognition.Job, error) {
 	return recognition.Job{}, nil
 }
 
+func (acceptAll) Rejection(context.Context, string) (*recognition.JobError, error) { return nil, nil }
+
 // FuzzRecognitionMultipart sends any multipart body to the recognition
 // submit and checks the multipart reader's contract: never a 5xx (a body
 // the client got wrong is a 400, issue 14 item 11), always a JSON answer

@@ -39,6 +39,9 @@ const msgKeyInMultipart = msgExactlyOne + " A `storage_key` is sent in a JSON bo
 type Service interface {
 	Submit(ctx context.Context, p *identity.Principal, src recognition.SourceRef) (recognition.Job, error)
 	Get(ctx context.Context, clientID, jobID string) (recognition.Job, error)
+	// Rejection is why the upload trigger refused and deleted the upload
+	// at key, or nil.
+	Rejection(ctx context.Context, key string) (*recognition.JobError, error)
 }
 
 // API serves the recognition endpoints (interface.md §4.5).
@@ -46,6 +49,9 @@ type API struct {
 	*httpapi.API
 	Recognition Service
 }
+
+// jobsPath is where jobs are submitted; a job is polled at jobsPath{job_id}/.
+const jobsPath = "/api/v4/video-recognition/"
 
 // Mount registers the group's routes.
 func (a *API) Mount(rt *httpapi.Router) {
@@ -121,6 +127,7 @@ func (a *API) recognitionSubmit(w http.ResponseWriter, r *http.Request) error {
 		// upload is used by nothing.
 		a.discard(r, src)
 	}
+	w.Header().Set("Location", jobsPath+job.ID+"/") // where to poll (201: the job's address)
 	httpapi.WriteJSON(w, http.StatusCreated, submitted(job))
 	return nil
 }
@@ -264,6 +271,19 @@ func (a *API) resolveStorageKey(r *http.Request, clientID string) (recognition.S
 	}
 	key := *in.StorageKey
 	attrs, err := a.CheckUploadedKey(r.Context(), key, clientID, recognitionUploads)
+	if err != nil && strings.HasPrefix(key, recognitionUploads.Prefix()+clientID+"/") {
+		// Gone: the upload trigger may have refused it (over 100 MB, too
+		// long), which is not "nothing was uploaded".
+		if je, rerr := a.Recognition.Rejection(r.Context(), key); rerr != nil {
+			return recognition.SourceRef{}, errs.Wrap(op, rerr)
+		} else if je != nil {
+			msg := je.Detail
+			if je.Code == recognition.CodeTooLarge {
+				msg = msgRecognitionSize
+			}
+			return recognition.SourceRef{}, errs.Field(op, "storage_key", msg+" The uploaded file was deleted; upload an acceptable one and submit its new key.")
+		}
+	}
 	if err != nil {
 		return recognition.SourceRef{}, err
 	}

@@ -119,6 +119,7 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 	}
 	page, err := httpapi.ParsePage(r, search.DefaultLimit, search.MaxLimit)
 	addErr(err)
+	addErr(httpapi.Repeated(op, q, singleValued...))
 	opts.Limit, opts.Offset = page.Limit, page.Offset
 	opts.Filters, err = search.ParseFilters(q)
 	addErr(err)
@@ -166,6 +167,12 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 	}
 	return opts, nil
 }
+
+// singleValued are the search parameters that take one value (the
+// classification filters and `__terms` take several).
+var singleValued = []string{"text", "value", "link", "track_id", "input_id_type", "highlights", "time_offset", "time_limit",
+	"bpm_range", "prioritise_bpm", "suppress_vocals", "bpm__range", "duration__range", "title", "artist", "album",
+	"title__contains", "artist__contains", "album__contains", "restricted"}
 
 // requiredParam reads a required query parameter, or the 400 field error
 // that names it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"musiccatalog/pkg/errs"
 	"musiccatalog/pkg/httpapi"
@@ -70,7 +71,8 @@ func (a *API) soundtrackRenderLink(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	u, err := svc.Link(r.Context(), r.PathValue("id"), r.PathValue("key"))
+	// Ids and keys are hex: any case names the same render, as license ids do.
+	u, err := svc.Link(r.Context(), strings.ToLower(r.PathValue("id")), strings.ToLower(r.PathValue("key")))
 	if err != nil {
 		return err
 	}

@@ -177,6 +177,7 @@ func (a *API) soundtrackCreate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Location", soundtrackPath+v.ID+"/") // the retrieve path (201: the video's address)
 	httpapi.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }

@@ -115,7 +115,7 @@ func (s *Store) Put(ctx context.Context, t store.Table, it store.Item, cond stor
 		ConditionExpression: optional(e.condition(op.Cond, s.now().Unix())),
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
-	if _, err := s.client.PutItem(ctx, in); err != nil {
+	if err := retryConflicts(ctx, func() error { _, err := s.client.PutItem(ctx, in); return err }); err != nil {
 		return fail("put", t, op.Item.Key, err)
 	}
 	return nil
@@ -134,10 +134,31 @@ func (s *Store) Delete(ctx context.Context, t store.Table, k store.Key, cond sto
 		ConditionExpression: optional(e.condition(op.Cond, s.now().Unix())),
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
-	if _, err := s.client.DeleteItem(ctx, in); err != nil {
+	if err := retryConflicts(ctx, func() error { _, err := s.client.DeleteItem(ctx, in); return err }); err != nil {
 		return fail("delete", t, k, err)
 	}
 	return nil
+}
+
+// retryConflicts makes the single-item write call again, after a pause,
+// while DynamoDB refuses it because a transaction is under way on its item
+// (TransactionConflictException: nothing was written; bbolt serializes
+// writes and never refuses), and answers store.ErrContention when the
+// refusals outlast maxAttempts, as Transact does for a transaction.
+func retryConflicts(ctx context.Context, call func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := call()
+		var tce *types.TransactionConflictException
+		if !errors.As(err, &tce) {
+			return err
+		}
+		if attempt == maxAttempts {
+			return fmt.Errorf("still meeting transactions after %d attempts: %w: %w", attempt, store.ErrContention, err)
+		}
+		if err := backoff(ctx, attempt); err != nil {
+			return err
+		}
+	}
 }
 
 // Update implements store.Store. The update is guarded against expired
@@ -160,7 +181,8 @@ func (s *Store) Update(ctx context.Context, t store.Table, k store.Key, u store.
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
-		out, err := s.client.UpdateItem(ctx, in)
+		var out *dynamodb.UpdateItemOutput
+		err := retryConflicts(ctx, func() (err error) { out, err = s.client.UpdateItem(ctx, in); return err })
 		if err == nil {
 			it, err := decodeItem(out.Attributes)
 			if err != nil {

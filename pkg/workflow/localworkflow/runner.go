@@ -59,6 +59,7 @@ type Runner struct {
 	workers    int
 	retryScale float64
 	log        *slog.Logger
+	journal    *Journal // nil: executions die with the process
 
 	base   context.Context
 	cancel context.CancelFunc
@@ -191,6 +192,11 @@ func (r *Runner) Launch(ctx context.Context, machine, name string, input any) er
 	if _, dup := r.execs[key]; dup {
 		return fmt.Errorf("localworkflow: %s/%s: %w", machine, name, workflow.ErrAlreadyStarted)
 	}
+	if r.journal != nil { // written down before it can run, as StartExecution does
+		if err := r.journal.started(ctx, machine, name, body); err != nil {
+			return err
+		}
+	}
 	e := &execution{Execution: Execution{Machine: machine, Name: name, Status: Queued, Started: time.Now()}, input: in}
 	r.execs[key] = e
 	r.queue = append(r.queue, e)
@@ -283,6 +289,11 @@ func (r *Runner) work() {
 		o := r.run(def, e)
 		if o.status == Failed {
 			r.log.Warn("workflow execution failed", "machine", e.Machine, "execution", e.Name, "error", o.errName, "cause", o.cause)
+		}
+		if r.journal != nil && o.status != Aborted { // an aborted one is resumed by the next process
+			if err := r.journal.finished(context.Background(), e.Machine, e.Name); err != nil {
+				r.log.Warn("workflow journal", "machine", e.Machine, "execution", e.Name, "error", err)
+			}
 		}
 
 		r.mu.Lock()

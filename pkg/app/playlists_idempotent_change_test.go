@@ -1,0 +1,58 @@
+package app
+
+import (
+	"testing"
+
+	"musiccatalog/pkg/httpapi/apitest"
+	"musiccatalog/pkg/ids"
+	"musiccatalog/pkg/playlists"
+)
+
+// TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne: an add of
+// tracks and a rename whose writes committed but whose answers failed
+// (500) are retried with the same Idempotency-Key. The add's retry
+// answers what the committed add did (2 added), not "duplicated"; the
+// rename's retry does not rename again over a rename made meanwhile.
+// Before, the retries ran afresh: the add answered added 0 with both
+// tracks duplicated, and the rename undid the later one.
+func TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
+	e := newPlaylistEnv(t)
+	st := &lostCreateAnswer{Store: e.d.Store}
+	e.d.Playlists = playlists.New(st, e.d.Blob, e.d.CatalogSource(), e.d.Identity, e.d.Clock, ids.Random{}, nil)
+	e.c = apitest.New(t, e.d.LocalHandler())
+	send := func(method, path, key string, body map[string]any) *apitest.Response {
+		t.Helper()
+		h := map[string]string{"Authorization": "Bearer " + e.owner}
+		if key != "" {
+			h["Idempotency-Key"] = key
+		}
+		return e.c.Do(apitest.Request{Method: method, Path: path, JSON: body, Header: h})
+	}
+	if r := send("POST", mePlaylists, "", map[string]any{"name": "Mix"}); r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	add := map[string]any{"action": "add", "tracks": []string{e.track(0), e.track(2)}}
+	st.armed.Store(true)
+	if r := send("POST", mePlaylists+"mix/tracks/", "add-1", add); r.Status != 500 {
+		t.Fatalf("add whose answer failed: %d %s", r.Status, r.Body)
+	}
+	r := send("POST", mePlaylists+"mix/tracks/", "add-1", add)
+	if m := r.Map(t); r.Status != 200 || m["added"] != float64(2) || len(m["duplicated"].([]any)) != 0 {
+		t.Fatalf("retried add: %d %s; want the committed answer, 2 added", r.Status, r.Body)
+	}
+	if again := send("POST", mePlaylists+"mix/tracks/", "add-1", add); again.Status != 200 || again.Header.Get("Idempotent-Replayed") != "true" || string(again.Body) != string(r.Body) {
+		t.Errorf("a third send: %d %s; want the retry's answer replayed", again.Status, again.Body)
+	}
+
+	st.armed.Store(true)
+	if r := send("PATCH", mePlaylists+"mix/", "rename-1", map[string]any{"name": "Renamed"}); r.Status != 500 {
+		t.Fatalf("rename whose answer failed: %d %s", r.Status, r.Body)
+	}
+	if r := send("PATCH", mePlaylists+"mix/", "", map[string]any{"name": "Other"}); r.Status != 200 {
+		t.Fatalf("a later rename: %d %s", r.Status, r.Body)
+	}
+	r = send("PATCH", mePlaylists+"mix/", "rename-1", map[string]any{"name": "Renamed"})
+	if m := r.Map(t); r.Status != 200 || m["name"] != "Other" || m["tracks"] != float64(2) {
+		t.Errorf("retried rename: %d %s; want 200 with the playlist as it is (name Other)", r.Status, r.Body)
+	}
+}
