@@ -183,8 +183,10 @@ func TestRenderErrorRows(t *testing.T) {
 	}
 }
 
-// TestRenderBuildsOnceAndEmailsOnce: 202 then 200 with a URL of an MP4;
-// equal parameters (0.5 and 0.50) are the same render; one email with
+// TestRenderBuildsOnceAndEmailsOnce: 202 then 200 with a URL of an MP4
+// (the render's own link, which redirects to a signed URL); equal
+// parameters (0.5 and 0.50) are the same render and the same URL, to the
+// byte (§4.1); one email with
 // both parts, the link, the track and the video name, however often the
 // request is repeated or the task retried; the email's link redirects to
 // the render; an expired upload is 404 although its render is cached.
@@ -201,7 +203,12 @@ func TestRenderBuildsOnceAndEmailsOnce(t *testing.T) {
 		t.Fatalf("built: %d %s", r.Status, r.Body)
 	}
 	first := r.Map(t)["url"].(string)
-	resp, mp4 := f.fetch(t, first)
+	resp, _ := f.fetch(t, first)
+	if resp.StatusCode != 302 {
+		t.Fatalf("render url: %d", resp.StatusCode)
+	}
+	signed := resp.Header.Get("Location")
+	resp, mp4 := f.fetch(t, signed)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != render.OutputType || !bytes.Contains(mp4[:64], []byte("ftyp")) {
 		t.Fatalf("render download: %d %s %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(mp4))
 	}
@@ -212,7 +219,7 @@ func TestRenderBuildsOnceAndEmailsOnce(t *testing.T) {
 	same := map[string]any{"track_id": strings.ToUpper(f.tracks[0].ID), "video_volume": 0.50, "track_volume": 0.8000001, "track_start": 2.0, "send_email": true}
 	for range 3 {
 		r := f.post(f.videoID, "Bearer "+f.user, same)
-		if r.Status != 200 || pathOf(r.Map(t)["url"].(string)) != pathOf(first) {
+		if r.Status != 200 || r.Map(t)["url"] != first {
 			t.Fatalf("same parameters: %d %s", r.Status, r.Body)
 		}
 	}
@@ -247,6 +254,9 @@ func TestRenderBuildsOnceAndEmailsOnce(t *testing.T) {
 		t.Errorf("To %q", to)
 	}
 	link := f.d.Config.PublicBaseURL + "/api/v4/soundtrack/video/" + f.videoID + "/download/" + key + "/"
+	if link != first {
+		t.Errorf("email link %q, answer's url %q", link, first)
+	}
 	for name, part := range map[string]string{"text": text, "html": html} {
 		for _, want := range []string{link, "Night Drive", "Neon Coast", f.title} {
 			if !strings.Contains(part, want) {
@@ -256,11 +266,11 @@ func TestRenderBuildsOnceAndEmailsOnce(t *testing.T) {
 	}
 	// The link redirects to the render.
 	resp, _ = f.fetch(t, link)
-	if resp.StatusCode != 302 || pathOf(resp.Header.Get("Location")) != pathOf(first) {
+	if resp.StatusCode != 302 || pathOf(resp.Header.Get("Location")) != pathOf(signed) {
 		t.Errorf("email link: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	upper := f.d.Config.PublicBaseURL + "/api/v4/soundtrack/video/" + strings.ToUpper(f.videoID) + "/download/" + strings.ToUpper(key) + "/"
-	if resp, _ = f.fetch(t, upper); resp.StatusCode != 302 || pathOf(resp.Header.Get("Location")) != pathOf(first) {
+	if resp, _ = f.fetch(t, upper); resp.StatusCode != 302 || pathOf(resp.Header.Get("Location")) != pathOf(signed) {
 		t.Errorf("email link in capitals: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 

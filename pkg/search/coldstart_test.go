@@ -194,3 +194,27 @@ func benchColdStart(b *testing.B, n int, arts ...catalog.Artifact) {
 func BenchmarkColdStartByText100k(b *testing.B) { benchColdStart(b, 100_000, TextIndexArtifact) }
 
 func BenchmarkColdStartByText100kBuilt(b *testing.B) { benchColdStart(b, 100_000) }
+
+// TestNewTextIndexBuildIsPublishedForAnUnchangedCatalog: an ingest after an
+// upgrade that changed what the text index holds (here the embedder; the
+// lexicon, the track vectors' recipe or the format likewise) stores the new
+// build for the current version, although the catalog did not change, and
+// a cold start loads it with its vectors instead of computing them.
+func TestNewTextIndexBuildIsPublishedForAnUnchangedCatalog(t *testing.T) {
+	// The old code's one name, holding an older build.
+	stale := catalog.Artifact{Name: "text", Build: func(c *catalog.Catalog) ([]byte, error) {
+		return buildTextIndexWith(c, hashEmbedder{dim: 16})
+	}}
+	bs, cat := publishDemo(t, 200, stale)
+	if published, err := catalog.Publish(t.Context(), bs, cat, TextIndexArtifact); err != nil || published {
+		t.Fatalf("publish again: %v, %v (want an unchanged version)", published, err)
+	}
+	ti, err := loadTextIndex(t.Context(), bs, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ti.close()
+	if ti.vectorsOf(DefaultEmbedder()) == nil {
+		t.Errorf("the loaded text index holds vectors of %q, not of this build", ti.semID)
+	}
+}

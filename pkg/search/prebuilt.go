@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -32,7 +33,18 @@ import (
 // start does not embed every track's text either.
 
 // TextIndexArtifact is the text index of a snapshot, for catalog.Publish.
-var TextIndexArtifact = catalog.Artifact{Name: "text", Build: BuildTextIndex}
+var TextIndexArtifact = catalog.Artifact{Name: textArtifactName(), Build: BuildTextIndex}
+
+// textArtifactName names the artifact by what makes its contents: the
+// format, the embedder (its lexicon's checksum) and the track vectors'
+// recipe. Artifacts are immutable, so under one name a new build would
+// never replace an old one, and every cold start would rebuild in memory
+// what it could not use until the catalog changed; under its own name a
+// build is written by the next ingest, even of an unchanged catalog.
+func textArtifactName() string {
+	sum := sha256.Sum256([]byte(vectorsID(DefaultEmbedder())))
+	return fmt.Sprintf("text-f%d-%x", textIndexFormat, sum[:6])
+}
 
 // textIndexFormat changes whenever the mapping, the documents or the
 // encoding change: an artifact of another format is ignored (and the

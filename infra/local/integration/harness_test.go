@@ -252,6 +252,7 @@ func (s *stack) admin(args ...string) map[string]string {
 // apiResponse is an API function's answer.
 type apiResponse struct {
 	Status int
+	Header http.Header
 	Body   []byte
 }
 
@@ -300,7 +301,16 @@ func (s *stack) call(function, method, path, query string, headers map[string]st
 	if resp.IsBase64Encoded {
 		out, _ = base64.StdEncoding.DecodeString(resp.Body)
 	}
-	return apiResponse{Status: resp.StatusCode, Body: out}
+	h2 := http.Header{}
+	for k, v := range resp.Headers {
+		h2.Set(k, v)
+	}
+	for k, vs := range resp.MultiValueHeaders {
+		for _, v := range vs {
+			h2.Add(k, v)
+		}
+	}
+	return apiResponse{Status: resp.StatusCode, Header: h2, Body: out}
 }
 
 // invoke calls the Invoke API over HTTP, as aws-local-stepfunctions does.

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/mail"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,8 +149,19 @@ func TestRenderThroughTheBinaries(t *testing.T) {
 	}
 	record(t, "render of an 8-s video through the binaries and render.asl.json: %.1f s to 200", time.Since(t0).Seconds())
 
-	// The render, fetched from its presigned URL, probes as the video does.
-	resp, err := http.Get(r.JSON(t)["url"].(string))
+	// The url is the render's own link (the same for the same parameters,
+	// §4.1), which redirects to a presigned URL; the render fetched from
+	// there probes as the video does.
+	renderURL := r.JSON(t)["url"].(string)
+	u, err := url.Parse(renderURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	redirect := s.call("ApiSoundtrackFunction", "GET", u.Path, "", nil, nil)
+	if redirect.Status != http.StatusFound || redirect.Header.Get("Location") == "" {
+		t.Fatalf("render link %s: %d %s", renderURL, redirect.Status, redirect.Body)
+	}
+	resp, err := http.Get(redirect.Header.Get("Location"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +190,7 @@ func TestRenderThroughTheBinaries(t *testing.T) {
 
 	// Repeats change nothing: one email, sent by the mailer binary.
 	for range 3 {
-		if r := post(); r.Status != http.StatusOK {
+		if r := post(); r.Status != http.StatusOK || r.JSON(t)["url"] != renderURL {
 			t.Errorf("repeat: %d %s", r.Status, r.Body)
 		}
 	}

@@ -176,7 +176,7 @@ func (s *Service) answer(ctx context.Context, key string, v soundtrack.Video, pa
 	build := it.Str(attrBuild)
 	switch it.Str(attrStatus) {
 	case StatusBuilt:
-		u, err := s.signedURL(ctx, it, v)
+		_, err := s.cfg.Blob.Head(ctx, it.Str(attrOutput))
 		if errors.Is(err, blob.ErrNotFound) { // the output is gone: build again
 			if err := s.drop(ctx, key, build); err != nil {
 				return Result{}, err
@@ -186,7 +186,11 @@ func (s *Service) answer(ctx context.Context, key string, v soundtrack.Video, pa
 		if err != nil {
 			return Result{}, errs.Wrap(op, err)
 		}
-		return Result{Ready: true, URL: u}, nil
+		// §4.1: same parameters give the same URL. A signed URL changes
+		// with every signature (and with the credentials on AWS), so the
+		// answer is the render's own link, the one its email carries,
+		// which answers 302 to a fresh signed URL while the video lives.
+		return Result{Ready: true, URL: strings.TrimRight(base, "/") + linkPath(v.ID, key)}, nil
 	case StatusBuilding:
 		if s.cfg.Clock.Now().Sub(it.Time(attrStarted)) > BuildDeadline {
 			if err := s.fail(ctx, key, build, CodeTimeout, "The render took too long and was stopped."); err != nil {
