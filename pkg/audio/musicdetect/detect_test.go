@@ -169,3 +169,46 @@ func TestMusicUnderNarration(t *testing.T) {
 		t.Errorf("the narration alone: %.1f s called music", s)
 	}
 }
+
+// TestEdgesToTheFrame: a range's edges are placed to the frame, not to the
+// block of about a second: 12 s of music starting at four offsets 0.25 s
+// apart, in the clear and under a speech-like voice 8 dB over it, is
+// bounded within maxEdgeError of where it plays (the block edges alone
+// missed in 7 of the 8 cases, by up to 1.55 s).
+func TestEdgesToTheFrame(t *testing.T) {
+	const maxEdgeError = 300 // ms
+	for _, voiced := range []bool{false, true} {
+		for q := range 4 {
+			lead := 3 + float64(q)*0.25
+			music := audiotest.KeyPiece(rate, 12, q, q%2 == 1, uint64(q+1))
+			p := audiotest.Concat(audiotest.Silence(rate, lead), music, audiotest.Silence(rate, 20-lead-12))
+			noise := audiotest.PinkNoise(rate, 21, 0.1, uint64(q+7))
+			p = audiotest.MixSNR(p, noise, 30)
+			if voiced {
+				p = overVoice(p, audiotest.Babble(rate, 21, uint64(q+3)), -8, lead, 12)
+			}
+			rs := musicdetect.Detect(p, musicdetect.Options{})
+			if len(rs) != 1 {
+				t.Errorf("voice %v, music %.2f–%.2f s: ranges %v, want one", voiced, lead, lead+12, rs)
+				continue
+			}
+			want := audio.Range{StartMs: int64(lead * 1000), EndMs: int64((lead + 12) * 1000)}
+			if abs(rs[0].StartMs-want.StartMs) > maxEdgeError || abs(rs[0].EndMs-want.EndMs) > maxEdgeError {
+				t.Errorf("voice %v: range %v, want %v ± %d ms", voiced, rs[0], want, maxEdgeError)
+			}
+		}
+	}
+}
+
+// overVoice adds voice over the whole of music, scaled so that music's RMS
+// over [at, at+seconds) is levelDB relative to the voice's there.
+func overVoice(music, voice audio.PCM, levelDB, at, seconds float64) audio.PCM {
+	out := audiotest.Concat(music)
+	g := music.Window(at, seconds).RMS() / math.Max(voice.Window(at, seconds).RMS(), 1e-9) * math.Pow(10, -levelDB/20)
+	for i, v := range voice.Samples {
+		if i < len(out.Samples) {
+			out.Samples[i] += float32(g) * v
+		}
+	}
+	return out
+}
