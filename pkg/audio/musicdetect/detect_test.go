@@ -212,3 +212,29 @@ func overVoice(music, voice audio.PCM, levelDB, at, seconds float64) audio.PCM {
 	}
 	return out
 }
+
+// TestRefinedEdgesKeepMinSeconds: refining the edges to the frame must not
+// shrink a range below MinSeconds. A 3.6-s drum passage (no held pitch,
+// found by its beat) with one 0.8-s note in its middle was cut to the note
+// alone – 0.7 s, which recognition's unexplained-music stretches and the
+// timeline (both 2-s minimums) then dropped – as both edges' searches
+// reach over the whole of a three-block range.
+func TestRefinedEdgesKeepMinSeconds(t *testing.T) {
+	const minSeconds = 2.0
+	for _, bpm := range []float64{90, 120} {
+		drums := audiotest.ClickTrack(rate, 3.6, bpm, true)
+		for i, v := range audiotest.Tone(rate, 0.8, 440, 0.3).Samples {
+			drums.Samples[int(1.4*rate)+i] += v
+		}
+		p := audiotest.Concat(audiotest.Silence(rate, 4), drums, audiotest.Silence(rate, 4))
+		p = audiotest.MixSNR(p, audiotest.PinkNoise(rate, 11.6, 0.1, 3), 40)
+		rs := musicdetect.Detect(p, musicdetect.Options{MinSeconds: minSeconds})
+		if len(rs) != 1 {
+			t.Errorf("%v bpm: ranges %v, want one around 4.0–7.6 s", bpm, rs)
+			continue
+		}
+		if d := rs[0].EndMs - rs[0].StartMs; d < minSeconds*1000 || rs[0].StartMs < 3000 || rs[0].EndMs > 8600 {
+			t.Errorf("%v bpm: range %v (%d ms), want ≥ %.0f s within 3.0–8.6 s", bpm, rs[0], d, minSeconds)
+		}
+	}
+}

@@ -70,9 +70,11 @@ func frameHeld(clear, faint, flat []float64, o Options) []float64 {
 // refineEdges moves the edges of rs (block edges, from ranges) between
 // music and no music to the frame where the held partials stop (see
 // above). Edges at the recording's ends stay; ranges keep their order and
-// do not overlap, and a range the refined edges would empty keeps its
-// block edges.
-func refineEdges(rs []audio.Range, ev frameEvidence, rate int) {
+// do not overlap, and a range the refined edges would make shorter than
+// minMs keeps its block edges: both edges' searches can reach over the
+// whole of a short range, and a drum passage with one held note in it
+// would shrink to the note, under the length ranges drops.
+func refineEdges(rs []audio.Range, ev frameEvidence, rate int, minMs int64) {
 	if ev.perBlock == 0 || len(ev.held) == 0 {
 		return
 	}
@@ -112,7 +114,7 @@ func refineEdges(rs []audio.Range, ev frameEvidence, rate int) {
 				}
 			}
 		}
-		if r.EndMs <= r.StartMs {
+		if r.EndMs-r.StartMs < minMs {
 			*r = keep
 		}
 	}
