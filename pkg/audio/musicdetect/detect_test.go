@@ -238,3 +238,17 @@ func TestRefinedEdgesKeepMinSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestRefinedEdgesKeepMinSecondsAtTheEnd: the same at the recording's end,
+// where Detect cuts the last range to the audio: 1.8 s of music after 3.7 s
+// of silence at 8 kHz (a block range running past the end) came out
+// 3696–5518 ms, 1.8 s.
+func TestRefinedEdgesKeepMinSecondsAtTheEnd(t *testing.T) {
+	const r = 8000
+	p := audiotest.Concat(audiotest.Silence(r, 3.707), audiotest.KeyPiece(r, 1.811, 0, false, 7))
+	for _, x := range musicdetect.Detect(p, musicdetect.Options{}) {
+		if x.EndMs-x.StartMs < 2000 || x.EndMs > p.Duration().Milliseconds() {
+			t.Errorf("range %v in %v of audio: want ≥ 2 s within it", x, p.Duration())
+		}
+	}
+}

@@ -71,10 +71,11 @@ func frameHeld(clear, faint, flat []float64, o Options) []float64 {
 // music and no music to the frame where the held partials stop (see
 // above). Edges at the recording's ends stay; ranges keep their order and
 // do not overlap, and a range the refined edges would make shorter than
-// minMs keeps its block edges: both edges' searches can reach over the
-// whole of a short range, and a drum passage with one held note in it
+// minMs – its end taken at most durMs, the audio's length, where Detect
+// will cut it – keeps its block edges: both edges' searches can reach over
+// the whole of a short range, and a drum passage with one held note in it
 // would shrink to the note, under the length ranges drops.
-func refineEdges(rs []audio.Range, ev frameEvidence, rate int, minMs int64) {
+func refineEdges(rs []audio.Range, ev frameEvidence, rate int, minMs, durMs int64) {
 	if ev.perBlock == 0 || len(ev.held) == 0 {
 		return
 	}
@@ -114,7 +115,7 @@ func refineEdges(rs []audio.Range, ev frameEvidence, rate int, minMs int64) {
 				}
 			}
 		}
-		if r.EndMs-r.StartMs < minMs {
+		if min(r.EndMs, durMs)-r.StartMs < minMs {
 			*r = keep
 		}
 	}
