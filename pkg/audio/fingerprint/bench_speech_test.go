@@ -84,10 +84,20 @@ type narratedCase struct {
 }
 
 const (
-	narrLead = 5.0  // narration alone before the music
 	narrLen  = 30.0 // music under the narration
 	narrTail = 5.0  // narration alone after it
 )
+
+// narrLead is the narration alone before the music: 5 s, or
+// AUDIO_BENCH_SPEECH_LEAD seconds. At 5 s both cuts fall within 0.12 s of
+// a 0.98-s music detection block's edge; 5.6 s puts them 0.28 and 0.32 s
+// inside blocks, where edges at block resolution are off.
+var narrLead = func() float64 {
+	if v, err := strconv.ParseFloat(os.Getenv("AUDIO_BENCH_SPEECH_LEAD"), 64); err == nil && v >= 2 && v <= 20 {
+		return v
+	}
+	return 5.0
+}()
 
 // halfSets splits the catalog songs (in-index, at least 60 s) and the voices
 // into the two halves.
