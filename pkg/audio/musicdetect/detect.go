@@ -136,9 +136,8 @@ type Block struct {
 // Detect returns the music ranges of pcm.
 func Detect(pcm audio.PCM, opts Options) []audio.Range {
 	o := opts.withDefaults()
-	blocks, ev := analyze(pcm, o)
+	blocks := Analyze(pcm, o)
 	out := ranges(blocks, blockSeconds(pcm.Rate), o)
-	refineEdges(out, ev, pcm.Rate, int64(o.MinSeconds*1000), pcm.Duration().Milliseconds())
 	// The last block is usually partial: a range must not outlast the audio.
 	if n := len(out); n > 0 {
 		out[n-1].EndMs = min(out[n-1].EndMs, pcm.Duration().Milliseconds())
@@ -154,15 +153,9 @@ func Detect(pcm audio.PCM, opts Options) []audio.Range {
 // however loud or crowded it is, while music under a louder voice still
 // shows its held partials between the voice's harmonics.
 func Analyze(pcm audio.PCM, opts Options) []Block {
-	blocks, _ := analyze(pcm, opts.withDefaults())
-	return blocks
-}
-
-// analyze is Analyze, also returning the held partials frame by frame
-// (see frameEvidence).
-func analyze(pcm audio.PCM, o Options) ([]Block, frameEvidence) {
+	o := opts.withDefaults()
 	if pcm.Rate <= 0 || len(pcm.Samples) == 0 {
-		return nil, frameEvidence{}
+		return nil
 	}
 	size := frameSize(pcm.Rate)
 	hop := size / hopsPerWindow
@@ -171,7 +164,7 @@ func analyze(pcm audio.PCM, o Options) ([]Block, frameEvidence) {
 	lo, hi := max(2, binOf(partialLoHz)), min(bins-3, binOf(partialHiHz))
 	llo, lhi := max(1, binOf(levelLoHz)), min(bins-1, binOf(levelHiHz))
 	if lhi-llo < fluxBins || hi <= lo {
-		return nil, frameEvidence{} // a rate too low to hold the bands the cues read
+		return nil // a rate too low to hold the bands the cues read
 	}
 	spec := newSpectrum(size)
 	frames := (len(pcm.Samples) + hop - 1) / hop
@@ -184,7 +177,6 @@ func analyze(pcm audio.PCM, o Options) ([]Block, frameEvidence) {
 	clearHeld := newHolds(bins, frames, clearProminence)
 	faintHeld := newHolds(bins, frames, faintProminence)
 	flux := make([]float64, frames)
-	frameFlat := make([]float64, frames)
 	prev := make([]float64, (lhi-llo)/fluxBins)
 	// Only the bins the cues read are formed: up to the level band's top
 	// and two past the partial band's.
@@ -220,8 +212,7 @@ func analyze(pcm audio.PCM, o Options) ([]Block, frameEvidence) {
 		}
 		flux[f] = rises.log()
 		n := float64((lhi - llo) / fluxBins * fluxBins)
-		frameFlat[f] = math.Exp(logs.log()/n) / (e/n + 1e-12)
-		flat[b] += frameFlat[f]
+		flat[b] += math.Exp(logs.log()/n) / (e/n + 1e-12)
 		energy[b] += e
 		floor := slices.Max(cur[lo:hi]) * peakFloor
 		markPeaks(cur, lo, hi, floor, clearHeld, faintHeld)
@@ -251,7 +242,7 @@ func analyze(pcm audio.PCM, o Options) ([]Block, frameEvidence) {
 		}
 		blocks[b].Music = x.Music && x.DB > o.SilenceDB && x.Change > 1-steadyLimit
 	}
-	return blocks, frameEvidence{held: frameHeld(clearHeld.count, faintHeld.count, frameFlat, o), perBlock: perBlock, hop: hop}
+	return blocks
 }
 
 // logProduct is a product of positive factors as mantissa m and binary
