@@ -291,10 +291,9 @@ const (
 	// is more often incidental). A cosine is absolute where BM25 is
 	// relative to the request, so the semantic side carries most of the
 	// ranking and BM25 decides among tracks that mean about the same.
-	// Refitted with the ranking function (semantic_groups.go; 0.8
-	// before). The text weight grows with the request's music share
-	// (wTextMusic), and the semantic score's parts are weighed by concept group: the
-	// learned ranking function (semantic_groups.go).
+	// wText was refitted with the learned ranking function (0.8 before);
+	// a request's text weight also grows with its music share
+	// (wTextMusic, semantic_groups.go).
 	wText     = 0.72
 	wSemantic = 4.0
 	// wTextReference is the share of the request's reference text score

@@ -191,7 +191,7 @@ func (s *Service) answer(ctx context.Context, key string, v soundtrack.Video, pa
 		// with every signature (and with the credentials on AWS), so the
 		// answer is the render's own link, the one its email carries,
 		// which answers 302 to a fresh signed URL while the video lives.
-		return Result{Ready: true, URL: strings.TrimRight(base, "/") + linkPath(v.ID, key, build)}, nil
+		return Result{Ready: true, URL: linkURL(base, v.ID, key, build)}, nil
 	case StatusBuilding:
 		if s.cfg.Clock.Now().Sub(it.Time(attrStarted)) > BuildDeadline {
 			if err := s.fail(ctx, key, build, CodeTimeout, "The render took too long and was stopped."); err != nil {
@@ -366,4 +366,9 @@ func (s *Service) Link(ctx context.Context, videoID, link string) (string, error
 // the same for the same parameters while the build lives.
 func linkPath(videoID, key, build string) string {
 	return "/api/v4/soundtrack/video/" + videoID + "/download/" + key + linkToken(build) + "/"
+}
+
+// linkURL is the render's link under base, the API's public base URL.
+func linkURL(base, videoID, key, build string) string {
+	return strings.TrimRight(base, "/") + linkPath(videoID, key, build)
 }

@@ -215,7 +215,7 @@ func (s *Service) queueMail(ctx context.Context, key string, it store.Item) erro
 			trackName = t.DisplayName() + " – " + t.Artist.Name
 		}
 	}
-	link := strings.TrimRight(it.Str(attrLinkBase), "/") + linkPath(v.ID, key, it.Str(attrBuild))
+	link := linkURL(it.Str(attrLinkBase), v.ID, key, it.Str(attrBuild))
 	m := Email(key+"-"+it.Str(attrBuild), to, v.SourceTitle, trackName, link, v.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC"))
 	body, err := json.Marshal(m)
 	if err != nil {
