@@ -1,0 +1,236 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/catalog/demo"
+	"musiccatalog/pkg/catalog/heldout"
+)
+
+// pretrainedEnv names the directory BenchmarkSimilarPrecisionPretrained
+// works in: it renders the demo and held-out catalogs there (DIR/demo,
+// DIR/heldout) when they are missing, and reads DIR/NAME/basicpitch.json,
+// which testdata/basicpitch/embed.mjs writes from those WAVs.
+const pretrainedEnv = "SEARCH_PRETRAINED_AUDIO"
+
+// pretrainedGroups are the pooled Basic Pitch activations compared, each a
+// candidate embedding (keys of embed.mjs's output; a group of several keys
+// gives each key's block the same weight).
+var pretrainedGroups = []struct {
+	name string
+	keys []string
+}{
+	{"notes", []string{"note_mean", "note_std", "onset_mean"}},
+	{"contour", []string{"contour_mean"}},
+	{"hidden", []string{"relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}},
+	{"all", []string{"note_mean", "note_std", "onset_mean", "contour_mean", "relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}},
+}
+
+// pretrainedMixes are the embedding's shares of the cosine: a track pair's
+// score is (1-m)·cos(features) + m·cos(embedding); 0 is today's by-id, 1
+// the embedding alone.
+var pretrainedMixes = []float64{0, 0.25, 0.5, 0.75, 1}
+
+// BenchmarkSimilarPrecisionPretrained measures issue 15 item 6: a
+// pretrained audio model from a registry (Spotify's Basic Pitch, whose
+// weights ship in its npm package) as a by-id embedding, alone and mixed
+// with today's features, by the precision@10 by genre of
+// BenchmarkSimilarPrecisionDemo/Heldout on the same rendered catalogs. It
+// measures; nothing of it is in the service path. Without the embeddings
+// it renders the catalogs and skips, saying what to run:
+//
+//	SEARCH_PRETRAINED_AUDIO=/tmp/pa go test -run '^$' -bench SimilarPrecisionPretrained -benchtime 1x -timeout 30m ./pkg/search/
+//	(cd pkg/search/testdata/basicpitch && npm install && for c in demo heldout; do node embed.mjs /tmp/pa/$c /tmp/pa/$c/basicpitch.json; done)
+//	SEARCH_PRETRAINED_AUDIO=/tmp/pa go test -run '^$' -bench SimilarPrecisionPretrained -benchtime 1x -timeout 30m ./pkg/search/
+//
+// precision@10 is with the metadata term of by-id (SimilarTo), audio-only
+// without it (the cosine alone, as similarity.Similar ranks).
+func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
+	dir := os.Getenv(pretrainedEnv)
+	if dir == "" {
+		b.Skipf("set %s to a working directory (see the comment)", pretrainedEnv)
+	}
+	type measured struct{ name, manifest, embeddings string }
+	var todo []measured
+	for _, c := range []struct {
+		name string
+		gen  func(context.Context, string) (string, error)
+	}{
+		{"demo", func(ctx context.Context, d string) (string, error) {
+			return demo.Generate(ctx, d, demo.DefaultTracks, demo.DefaultSeed)
+		}},
+		{"heldout", func(ctx context.Context, d string) (string, error) {
+			return heldout.Generate(ctx, d, heldout.DefaultTracks, heldout.DefaultSeed)
+		}},
+	} {
+		sub := filepath.Join(dir, c.name)
+		path := filepath.Join(sub, demo.ManifestName)
+		if _, err := os.Stat(path); err != nil {
+			if path, err = c.gen(b.Context(), sub); err != nil {
+				b.Fatal(err)
+			}
+		}
+		todo = append(todo, measured{c.name, path, filepath.Join(sub, "basicpitch.json")})
+	}
+	for _, c := range todo {
+		if _, err := os.Stat(c.embeddings); err != nil {
+			b.Skipf("no %s: run testdata/basicpitch/embed.mjs %s %s", c.embeddings, filepath.Dir(c.manifest), c.embeddings)
+		}
+	}
+	for _, c := range todo {
+		path, embPath := c.manifest, c.embeddings
+		ix := ingestedIndex(b, path)
+		pooled := readPooled(b, embPath)
+		for _, g := range pretrainedGroups {
+			emb := pooledEmbeddings(b, ix, pooled, g.keys)
+			for _, m := range pretrainedMixes {
+				if m == 0 && g.name != pretrainedGroups[0].name {
+					continue // the features alone: the same for every group
+				}
+				mixed := embeddingMixIndex(b, ix, emb, m)
+				b.Run(fmt.Sprintf("%s/%s/mix=%.2f", c.name, g.name, m), func(b *testing.B) {
+					benchSimilarPrecision(b, mixed)
+				})
+			}
+		}
+	}
+}
+
+// pooledTrack is one track's pooled activations by key.
+type pooledTrack map[string]json.RawMessage
+
+// readPooled reads embed.mjs's output: pooled activations by source SHA-256.
+func readPooled(b *testing.B, path string) map[string]pooledTrack {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var f struct {
+		Tracks      map[string]pooledTrack `json:"tracks"`
+		AudioSecs   float64                `json:"audio_seconds"`
+		Analyzed    float64                `json:"analyzed_seconds"`
+		CPUSecs     float64                `json:"cpu_seconds"`
+		Model       string                 `json:"model"`
+		Backend     string                 `json:"backend"`
+		OutputShape map[string][]int       `json:"shapes"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s: %s on %s, %d tracks, %.0f s of audio, %.0f s analyzed in %.1f s CPU (%.3f s CPU per analyzed second, %.2f s a track)",
+		path, f.Model, f.Backend, len(f.Tracks), f.AudioSecs, f.Analyzed, f.CPUSecs, f.CPUSecs/max(f.Analyzed, 1), f.CPUSecs/float64(max(len(f.Tracks), 1)))
+	return f.Tracks
+}
+
+// pooledEmbeddings returns, per index track, the concatenation of keys'
+// blocks, each dimension standardized over the catalog (z-score, as the
+// features are) and each block at unit length, then the whole at unit
+// length; nil for a track without pooled activations.
+func pooledEmbeddings(b *testing.B, ix *Index, pooled map[string]pooledTrack, keys []string) [][]float32 {
+	blocks := make([][][]float64, len(ix.tracks)) // track, key, values
+	for i, t := range ix.tracks {
+		p, ok := pooled[t.Audio.SHA256]
+		if !ok || !ix.sim.has[i] {
+			continue
+		}
+		for _, k := range keys {
+			var v []float64
+			if err := json.Unmarshal(p[k], &v); err != nil || len(v) == 0 {
+				b.Fatalf("track %s: key %s: %v", t.ID, k, err)
+			}
+			blocks[i] = append(blocks[i], v)
+		}
+	}
+	out := make([][]float32, len(ix.tracks))
+	for k := range keys {
+		var mean, sq []float64
+		n := 0
+		for _, bl := range blocks {
+			if bl == nil {
+				continue
+			}
+			if mean == nil {
+				mean, sq = make([]float64, len(bl[k])), make([]float64, len(bl[k]))
+			}
+			for d, x := range bl[k] {
+				mean[d] += x
+				sq[d] += x * x
+			}
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no track has pooled activations: was basicpitch.json made from this catalog's audio?")
+		}
+		for i, bl := range blocks {
+			if bl == nil {
+				continue
+			}
+			z := make([]float32, len(bl[k]))
+			for d, x := range bl[k] {
+				m := mean[d] / float64(n)
+				if sd := math.Sqrt(max(0, sq[d]/float64(n)-m*m)); sd > 1e-9 {
+					z[d] = float32((x - m) / sd)
+				}
+			}
+			out[i] = append(out[i], unit(z, 1)...)
+		}
+	}
+	for i := range out {
+		if out[i] != nil {
+			out[i] = unit(out[i], 1)
+		}
+	}
+	return out
+}
+
+// embeddingMixIndex is an index over ix's catalog whose similarity vectors are
+// [√(1-m)·features, √m·embedding]: unit vectors whose dot product is
+// (1-m)·cos(features) + m·cos(embedding). The features part is weighted as
+// by-id weighs it; the new dimension has no descriptor weights, so it is
+// not weighted again.
+func embeddingMixIndex(b *testing.B, ix *Index, emb [][]float32, m float64) *Index {
+	c := ix.cat.Contents()
+	for i, t := range c.Tracks {
+		k := ix.byID[strings.ToLower(t.ID)]
+		cp := *t
+		cp.Features = nil
+		if row := ix.sim.row(int(k)); row != nil && emb[k] != nil {
+			cp.Features = append(unit(row, float32(math.Sqrt(1-m))), unit(emb[k], float32(math.Sqrt(m)))...)
+		}
+		c.Tracks[i] = &cp
+	}
+	cat, err := catalog.New(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := NewIndex(cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// unit returns a copy of v scaled to length l (zeros stay zeros).
+func unit(v []float32, l float32) []float32 {
+	out := slices.Clone(v)
+	var n float64
+	for _, x := range out {
+		n += float64(x) * float64(x)
+	}
+	if n > 0 {
+		s := l / float32(math.Sqrt(n))
+		for i := range out {
+			out[i] *= s
+		}
+	}
+	return out
+}
