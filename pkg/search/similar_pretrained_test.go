@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,8 +19,9 @@ import (
 
 // pretrainedEnv names the directory BenchmarkSimilarPrecisionPretrained
 // works in: it renders the demo and held-out catalogs there (DIR/demo,
-// DIR/heldout) when they are missing, and reads DIR/NAME/basicpitch.json,
-// which testdata/basicpitch/embed.mjs writes from those WAVs.
+// DIR/heldout) when they are missing, and reads DIR/NAME/basicpitch*.json,
+// which testdata/basicpitch/embed.mjs writes from those WAVs (one file, or
+// one a shard).
 const pretrainedEnv = "SEARCH_PRETRAINED_AUDIO"
 
 // pretrainedGroups are the pooled Basic Pitch activations compared, each a
@@ -59,7 +61,7 @@ func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 	if dir == "" {
 		b.Skipf("set %s to a working directory (see the comment)", pretrainedEnv)
 	}
-	type measured struct{ name, manifest, embeddings string }
+	type measured struct{ name, manifest, embeddings string } // embeddings: a glob
 	var todo []measured
 	for _, c := range []struct {
 		name string
@@ -79,11 +81,11 @@ func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		todo = append(todo, measured{c.name, path, filepath.Join(sub, "basicpitch.json")})
+		todo = append(todo, measured{c.name, path, filepath.Join(sub, "basicpitch*.json")})
 	}
 	for _, c := range todo {
-		if _, err := os.Stat(c.embeddings); err != nil {
-			b.Skipf("no %s: run testdata/basicpitch/embed.mjs %s %s", c.embeddings, filepath.Dir(c.manifest), c.embeddings)
+		if files, _ := filepath.Glob(c.embeddings); len(files) == 0 {
+			b.Skipf("no %s: run testdata/basicpitch/embed.mjs %s %s", c.embeddings, filepath.Dir(c.manifest), filepath.Join(filepath.Dir(c.manifest), "basicpitch.json"))
 		}
 	}
 	for _, c := range todo {
@@ -108,8 +110,21 @@ func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 // pooledTrack is one track's pooled activations by key.
 type pooledTrack map[string]json.RawMessage
 
-// readPooled reads embed.mjs's output: pooled activations by source SHA-256.
-func readPooled(b *testing.B, path string) map[string]pooledTrack {
+// readPooled reads embed.mjs's outputs matching glob: pooled activations
+// by source SHA-256.
+func readPooled(b *testing.B, glob string) map[string]pooledTrack {
+	files, err := filepath.Glob(glob)
+	if err != nil {
+		b.Fatal(err)
+	}
+	all := map[string]pooledTrack{}
+	for _, path := range files {
+		maps.Copy(all, readPooledFile(b, path))
+	}
+	return all
+}
+
+func readPooledFile(b *testing.B, path string) map[string]pooledTrack {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)

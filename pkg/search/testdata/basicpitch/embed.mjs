@@ -6,6 +6,7 @@
 // BenchmarkSimilarPrecisionPretrained to compare by cosine.
 //
 //	node embed.mjs CATALOG_DIR OUT.json
+//	SHARD=0/2 node embed.mjs CATALOG_DIR OUT-0.json & SHARD=1/2 node embed.mjs CATALOG_DIR OUT-1.json
 //
 // CATALOG_DIR holds catalog.jsonl and the WAVs it names (22,050 Hz mono
 // 16-bit, what demo and heldout render: Basic Pitch's own input format).
@@ -84,11 +85,14 @@ class Pool {
   add(name, t) { // t: [batch, frames, ...rest] -> sum over batch and frames
     const shape = t.shape;
     const inner = shape.slice(2).reduce((a, b) => a * b, 1);
-    const kept = t.slice([0, TRIM], [-1, shape[1] - 2 * TRIM]).reshape([-1, inner]);
-    const s = kept.sum(0).dataSync(), q = kept.square().sum(0).dataSync();
+    const [s, q] = tf.tidy(() => {
+      const kept = t.slice([0, TRIM], [-1, shape[1] - 2 * TRIM]).reshape([-1, inner]);
+      return [kept.sum(0).dataSync(), kept.square().sum(0).dataSync()];
+    });
+    const frames = (shape[1] - 2 * TRIM) * shape[0];
     if (!this.sum[name]) { this.sum[name] = new Float64Array(inner); this.sq[name] = new Float64Array(inner); this.n[name] = 0; }
     for (let i = 0; i < inner; i++) { this.sum[name][i] += s[i]; this.sq[name][i] += q[i]; }
-    this.n[name] += kept.shape[0];
+    this.n[name] += frames;
   }
   mean(name) { return Array.from(this.sum[name], (v) => v / this.n[name]); }
   std(name) { return Array.from(this.sq[name], (v, i) => Math.sqrt(Math.max(0, v / this.n[name] - (this.sum[name][i] / this.n[name]) ** 2))); }
@@ -119,11 +123,14 @@ async function main() {
   if (!dir || !out) throw new Error('usage: node embed.mjs CATALOG_DIR OUT.json');
   await tf.setBackend(process.env.TFJS_BACKEND || 'wasm');
   const model = await tf.loadGraphModel(tf.io.fromMemory(loadModel()));
-  const lines = readFileSync(join(dir, 'catalog.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  // SHARD=k/n takes every n-th track from the k-th (0-based), so n
+  // processes can share a catalog; each writes its own OUT.
+  const [k, n] = (process.env.SHARD ?? '0/1').split('/').map(Number);
+  const lines = readFileSync(join(dir, 'catalog.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    .filter((rec) => rec.audio && rec.kind === 'track').filter((_, i) => i % n === k);
   const result = { model: '@spotify/basic-pitch@1.0.1', backend: tf.getBackend(), tracks: {} };
   let audioSeconds = 0, analyzedSeconds = 0, cpu0 = process.cpuUsage(), t0 = Date.now(), shapes = {};
   for (const rec of lines) {
-    if (!rec.audio || rec.kind !== 'track') continue;
     const { pcm, sha } = readWAV(join(dir, rec.audio));
     audioSeconds += pcm.length / RATE;
     const ws = windows(pcm);
