@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,14 +29,23 @@ const pretrainedEnv = "SEARCH_PRETRAINED_AUDIO"
 // candidate embedding (keys of embed.mjs's output; a group of several keys
 // gives each key's block the same weight).
 var pretrainedGroups = []struct {
-	name string
-	keys []string
+	name     string
+	keys     []string
+	shuffled bool
 }{
-	{"notes", []string{"note_mean", "note_std", "onset_mean"}},
-	{"contour", []string{"contour_mean"}},
-	{"hidden", []string{"relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}},
-	{"all", []string{"note_mean", "note_std", "onset_mean", "contour_mean", "relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}},
+	{"notes", []string{"note_mean", "note_std", "onset_mean"}, false},
+	{"contour", []string{"contour_mean"}, false},
+	{"hidden", []string{"relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}, false},
+	{"all", allPooled, false},
+	// The control: "all" given to the wrong tracks. Mixing in a second
+	// cosine narrows the spread of the scores, which alone makes the fixed
+	// metadata term weigh more; what a group gains over its shuffled self
+	// is what the embedding knows.
+	{"all-shuffled", allPooled, true},
 }
+
+// allPooled is every key embed.mjs writes.
+var allPooled = []string{"note_mean", "note_std", "onset_mean", "contour_mean", "relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}
 
 // pretrainedMixes are the embedding's shares of the cosine: a track pair's
 // score is (1-m)·cos(features) + m·cos(embedding); 0 is today's by-id, 1
@@ -52,10 +62,12 @@ var pretrainedMixes = []float64{0, 0.25, 0.5, 0.75, 1}
 //
 //	SEARCH_PRETRAINED_AUDIO=/tmp/pa go test -run '^$' -bench SimilarPrecisionPretrained -benchtime 1x -timeout 30m ./pkg/search/
 //	(cd pkg/search/testdata/basicpitch && npm install && for c in demo heldout; do node embed.mjs /tmp/pa/$c /tmp/pa/$c/basicpitch.json; done)
+//	(or SHARD=k/n, k = 0…n-1, into basicpitch-k.json: n processes a catalog)
 //	SEARCH_PRETRAINED_AUDIO=/tmp/pa go test -run '^$' -bench SimilarPrecisionPretrained -benchtime 1x -timeout 30m ./pkg/search/
 //
 // precision@10 is with the metadata term of by-id (SimilarTo), audio-only
-// without it (the cosine alone, as similarity.Similar ranks).
+// without it (the cosine alone, as similarity.Similar ranks). Figures of
+// 2026-11-25 (4 windows a track) are in README "Search".
 func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 	dir := os.Getenv(pretrainedEnv)
 	if dir == "" {
@@ -94,6 +106,9 @@ func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 		pooled := readPooled(b, embPath)
 		for _, g := range pretrainedGroups {
 			emb := pooledEmbeddings(b, ix, pooled, g.keys)
+			if g.shuffled {
+				shuffleRows(emb)
+			}
 			for _, m := range pretrainedMixes {
 				if m == 0 && g.name != pretrainedGroups[0].name {
 					continue // the features alone: the same for every group
@@ -232,6 +247,25 @@ func embeddingMixIndex(b *testing.B, ix *Index, emb [][]float32, m float64) *Ind
 		b.Fatal(err)
 	}
 	return out
+}
+
+// shuffleRows gives each track with an embedding another's (a fixed
+// permutation: the same run after run).
+func shuffleRows(emb [][]float32) {
+	var idx []int
+	for i, e := range emb {
+		if e != nil {
+			idx = append(idx, i)
+		}
+	}
+	rows := make([][]float32, len(idx))
+	for k, i := range idx {
+		rows[k] = emb[i]
+	}
+	rand.New(rand.NewPCG(15, 6)).Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+	for k, i := range idx {
+		emb[i] = rows[k]
+	}
 }
 
 // unit returns a copy of v scaled to length l (zeros stay zeros).
