@@ -96,8 +96,10 @@ var narrLead = func() float64 {
 	if v, err := strconv.ParseFloat(os.Getenv("AUDIO_BENCH_SPEECH_LEAD"), 64); err == nil && v >= 2 && v <= 20 {
 		return v
 	}
-	return 5.0
+	return defaultNarrLead
 }()
+
+const defaultNarrLead = 5.0
 
 // halfSets splits the catalog songs (in-index, at least 60 s) and the voices
 // into the two halves.
@@ -163,6 +165,12 @@ func narration(tb testing.TB, voice int, seconds float64, seed uint64) audio.PCM
 func renderNarrated(tb testing.TB, tracks []benchTrack, c narratedCase) audio.PCM {
 	rate := audio.DefaultSampleRate
 	name := fmt.Sprintf("narrated-%s-%.1f-%s-%g-%d", tracks[c.track].name, c.trackStart, audiotest.Voices[c.voice], c.levelDB, c.seed)
+	if narrLead != defaultNarrLead {
+		// The cached video must be the one with this lead: without it in
+		// the name, every AUDIO_BENCH_SPEECH_LEAD run read the 5-s videos
+		// back and scored them against cuts 0.6 s later.
+		name += fmt.Sprintf("-lead%g", narrLead)
+	}
 	music := audiotest.Concat(audiotest.Silence(rate, narrLead), tracks[c.track].pcm.Window(c.trackStart, narrLen), audiotest.Silence(rate, narrTail))
 	voice := narration(tb, c.voice, narrLead+narrLen+narrTail, c.seed)
 	// The level is set against the music where it plays.
