@@ -54,3 +54,44 @@ func TestRetriedLeaveAnswersTheCommittedOne(t *testing.T) {
 		})
 	}
 }
+
+// TestRetriedDeleteAnswersTheCommittedOne: an owner deletes a playlist
+// under an Idempotency-Key, the answer is lost after the delete
+// committed, and the owner makes a new playlist under the same name (so
+// the same slug) before the retry. The retry answers the committed
+// delete's success (not 404) and leaves the new playlist alone.
+func TestRetriedDeleteAnswersTheCommittedOne(t *testing.T) {
+	for name, inner := range twins(t) {
+		t.Run(name, func(t *testing.T) {
+			st := &lostAnswer{Store: inner}
+			f := newFixture(t, st, 2)
+			ctx := t.Context()
+			p, _, err := f.svc.Create(ctx, f.owner, playlists.CreateInput{Name: "Road Trip"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			del := idempotency.WithRequestID(ctx, ids.NewUUID())
+			st.armed.Store(true)
+			if err := f.svc.Delete(del, f.owner, p.Slug); err == nil {
+				t.Fatal("the lost answer was not an error")
+			}
+			again, _, err := f.svc.Create(ctx, f.owner, playlists.CreateInput{Name: "Road Trip"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.svc.Delete(del, f.owner, again.Slug); err != nil {
+				t.Errorf("retried delete: %v; want the committed delete's success", err)
+			}
+			if got, err := f.svc.Get(ctx, f.owner, again.Slug); err != nil || got.ID != again.ID {
+				t.Errorf("the playlist made after the delete is gone (%v): the retry deleted it", err)
+			}
+			if _, n, err := f.svc.List(ctx, f.owner, 10, 0); err != nil || n != 1 {
+				t.Errorf("the owner lists %d playlists (%v); want 1", n, err)
+			}
+			// Another request (another key) deletes as usual.
+			if err := f.svc.Delete(idempotency.WithRequestID(ctx, ids.NewUUID()), f.owner, again.Slug); err != nil {
+				t.Errorf("a new delete: %v", err)
+			}
+		})
+	}
+}
