@@ -1,11 +1,15 @@
 package app
 
 import (
+	"context"
+	"errors"
+	"sync/atomic"
 	"testing"
 
 	"musiccatalog/pkg/httpapi/apitest"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/playlists"
+	"musiccatalog/pkg/store"
 )
 
 // TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne: an add of
@@ -54,5 +58,59 @@ func TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
 	r = send("PATCH", mePlaylists+"mix/", "rename-1", map[string]any{"name": "Renamed"})
 	if m := r.Map(t); r.Status != 200 || m["name"] != "Other" || m["tracks"] != float64(2) {
 		t.Errorf("retried rename: %d %s; want 200 with the playlist as it is (name Other)", r.Status, r.Body)
+	}
+}
+
+// lostDeleteAnswer commits the next playlist delete once armed, then
+// answers it with an error, as a timeout after the commit would.
+type lostDeleteAnswer struct {
+	store.Store
+	armed atomic.Bool
+}
+
+func (l *lostDeleteAnswer) Transact(ctx context.Context, ops []store.TxOp) error {
+	if len(ops) == 0 || ops[0].Table != store.Playlists || ops[0].Kind != store.TxKindDelete || !l.armed.CompareAndSwap(true, false) {
+		return l.Store.Transact(ctx, ops)
+	}
+	if err := l.Store.Transact(ctx, ops); err != nil {
+		return err
+	}
+	return errors.New("operation error DynamoDB: TransactWriteItems: context deadline exceeded")
+}
+
+// TestRetriedDeleteWithIdempotencyKeyAnswersTheCommittedOne: a DELETE
+// whose write committed but whose answer failed (500) is retried with the
+// same Idempotency-Key after the owner made a new playlist of the same
+// name (so the same slug). The retry answers 204 and leaves the new
+// playlist alone; before, DELETE ignored the key and the retry deleted
+// the new playlist.
+func TestRetriedDeleteWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
+	e := newPlaylistEnv(t)
+	st := &lostDeleteAnswer{Store: e.d.Store}
+	e.d.Playlists = playlists.New(st, e.d.Blob, e.d.CatalogSource(), e.d.Identity, e.d.Clock, ids.Random{}, nil)
+	e.c = apitest.New(t, e.d.LocalHandler())
+	send := func(method, path, key string, body map[string]any) *apitest.Response {
+		t.Helper()
+		h := map[string]string{"Authorization": "Bearer " + e.owner}
+		if key != "" {
+			h["Idempotency-Key"] = key
+		}
+		return e.c.Do(apitest.Request{Method: method, Path: path, JSON: body, Header: h})
+	}
+	if r := send("POST", mePlaylists, "", map[string]any{"name": "Mix"}); r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	st.armed.Store(true)
+	if r := send("DELETE", mePlaylists+"mix/", "delete-1", nil); r.Status != 500 {
+		t.Fatalf("delete whose answer failed: %d %s", r.Status, r.Body)
+	}
+	if r := send("POST", mePlaylists, "", map[string]any{"name": "Mix", "tracks": []string{e.track(1)}}); r.Status != 201 || r.Map(t)["playlist"].(map[string]any)["slug"] != "mix" {
+		t.Fatalf("create again: %d %s", r.Status, r.Body)
+	}
+	if r := send("DELETE", mePlaylists+"mix/", "delete-1", nil); r.Status != 204 {
+		t.Errorf("retried delete: %d %s; want the committed delete's 204", r.Status, r.Body)
+	}
+	if r := send("GET", mePlaylists+"mix/", "", nil); r.Status != 200 || r.Map(t)["tracks"] != float64(1) {
+		t.Errorf("the new playlist after the retried delete: %d %s; want it untouched", r.Status, r.Body)
 	}
 }

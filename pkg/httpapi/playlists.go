@@ -57,7 +57,7 @@ func (a *API) mountPlaylists(rt *Router) {
 	// the change is not applied twice (playlists' mutate keeps a marker).
 	rt.Handle("PATCH "+playlistsPath+"{slug}/", playlistUpdateBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistUpdate)))
 	rt.Handle("PUT "+playlistsPath+"{slug}/", playlistUpdateBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistUpdate)))
-	rt.Handle("DELETE "+playlistsPath+"{slug}/", NoBody, a.playlistDelete)
+	rt.Handle("DELETE "+playlistsPath+"{slug}/", NoBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistDelete)))
 	rt.Handle("POST "+playlistsPath+"{slug}/tracks/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistItems)))
 	rt.Handle("POST "+playlistsPath+"{slug}/tracks/reorder/", MaxJSONBody, AuthFirst(a.signedIn, a.Idempotent(a.playlistReorder)))
 	rt.Handle("GET "+playlistsPath+"{slug}/collaborators/", NoBody, a.collaboratorList)

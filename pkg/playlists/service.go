@@ -465,10 +465,24 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 }
 
 // Delete removes a playlist, its viewer rows and its cover (owner only).
+// Under a request id (Idempotency-Key) the delete also marks the owner's
+// own partition, so a retry whose answer was lost answers the committed
+// delete's success, not 404.
 func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 	const op = "playlists.Delete"
+	request := idempotency.RequestIDFrom(ctx)
 	var pause backoff
 	for attempt := 0; attempt < maxMutateAttempts; attempt++ {
+		if request != "" {
+			// Looked up before the slug (on every attempt: another run of
+			// the request may commit meanwhile): a playlist made since under
+			// the same slug is not the one this request deleted.
+			if _, done, err := idempotency.FindApplied(ctx, s.st, store.Playlists, viewerPK(c.User.ID), request); err != nil {
+				return errs.Wrap(op, err)
+			} else if done {
+				return nil
+			}
+		}
 		v, err := s.Get(ctx, c, slug)
 		if err != nil {
 			return err
@@ -487,6 +501,9 @@ func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 		}
 		for _, col := range v.Collaborators {
 			ops = append(ops, store.TxDelete(store.Playlists, viewerKey(col.ID, v.Playlist), nil))
+		}
+		if request != "" {
+			ops = append(ops, idempotency.AppliedOp(store.Playlists, viewerPK(v.Owner.ID), request, s.clock.Now(), nil))
 		}
 		err = s.st.Transact(ctx, ops)
 		if err == nil {
