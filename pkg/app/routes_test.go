@@ -291,3 +291,40 @@ func TestSampleEventRouteKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflightsAreAnsweredOnEveryRoute: with ANY routes and the $default
+// route, API Gateway forwards a CORS preflight to the function; the
+// function answers it 204 (API Gateway adds the CorsConfiguration's
+// headers), where a 405 or 404 would fail every browser call that sends
+// Authorization.
+func TestPreflightsAreAnsweredOnEveryRoute(t *testing.T) {
+	tpl := loadTemplate(t)
+	routes := templateRoutes(t, tpl)
+	ids := functionIDs(t)
+	d, _ := newTestDeps(t)
+	checked := 0
+	for fn, group := range groupOf {
+		handler := lambdarun.NewHTTPHandler(d.API().Handler(group))
+		for _, key := range routes[ids[fn]] {
+			raw := "/api/v4/nothing/here/"
+			if key != defaultRoute {
+				_, path, _ := strings.Cut(key, " ")
+				raw = pathParam.ReplaceAllString(path, "x1") + "/"
+			}
+			ev := routeEvent(key, http.MethodOptions, raw, "")
+			ev.Headers = map[string]string{"origin": "https://editor.example", "access-control-request-method": "POST",
+				"access-control-request-headers": "authorization,content-type,idempotency-key"}
+			resp, err := handler(eventContext(), ev)
+			if err != nil {
+				t.Fatalf("OPTIONS %s: %v", raw, err)
+			}
+			if resp.StatusCode != http.StatusNoContent || resp.Body != "" {
+				t.Errorf("preflight of %s (route %s, %s): %d %s; want 204", raw, key, fn, resp.StatusCode, resp.Body)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no route checked")
+	}
+}

@@ -149,6 +149,14 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.Int("status", rec.status), slog.Duration("duration", time.Since(start)),
 			slog.String("principal", principalID(r)))
 	}()
+	if isPreflight(r) {
+		// A CORS preflight that API Gateway forwards (an ANY route
+		// matches OPTIONS too): 204, and API Gateway adds the CORS headers
+		// of the HttpApi's CorsConfiguration. The request it announces is
+		// checked when it comes.
+		rec.WriteHeader(http.StatusNoContent)
+		return
+	}
 	if allow, wrong := rt.literal.wrongMethod(r); wrong {
 		rec.Header().Set("Allow", allow)
 		writeRouted(rec, r, http.StatusMethodNotAllowed, methodNotAllowed(r))
@@ -175,6 +183,12 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	mux.ServeHTTP(rec, r) // through the mux, which sets the path values
+}
+
+// isPreflight says whether r is a CORS preflight: OPTIONS announcing a
+// cross-origin request's method.
+func isPreflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Origin") != "" && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
 // status is the status a ServeMux's own (unregistered) handler answers r with.

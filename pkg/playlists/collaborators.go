@@ -128,21 +128,23 @@ func (s *Service) findUser(ctx context.Context, c Caller, in CollaboratorInput) 
 func (s *Service) RemoveCollaborator(ctx context.Context, c Caller, slug, userID string) error {
 	const op = "playlists.RemoveCollaborator"
 	request := idempotency.RequestIDFrom(ctx)
-	v, err := s.Get(ctx, c, slug)
-	if errs.Is(err, errs.NotFound) && request != "" {
+	userID, _ = ids.CanonicalUUID(userID)
+	if request != "" && userID == c.User.ID {
 		// A leave under this request that committed took the playlist
 		// out of the caller's sight, and its marker with it: the leave
-		// also marked the caller's own rows (see extra).
+		// also marked the caller's own rows (see extra). Looked up before
+		// the slug, which may now name another playlist shared with the
+		// caller.
 		if _, done, ferr := idempotency.FindApplied(ctx, s.st, store.Playlists, viewerPK(c.User.ID), request); ferr != nil {
 			return errs.Wrap(op, ferr)
 		} else if done {
 			return nil
 		}
 	}
+	v, err := s.Get(ctx, c, slug)
 	if err != nil {
 		return err
 	}
-	userID, _ = ids.CanonicalUUID(userID)
 	if v.Permission != PermOwner && userID != c.User.ID {
 		return errs.E(op, errs.Forbidden, "Only the owner can change who this playlist is shared with.")
 	}

@@ -95,3 +95,66 @@ func TestRetriedDeleteAnswersTheCommittedOne(t *testing.T) {
 		})
 	}
 }
+
+// TestRetriedLeaveWhenTheSlugNamesAnotherPlaylist: a friend collaborates
+// on two playlists of the same slug (two owners' "Mix") and leaves one
+// under an Idempotency-Key whose answer is lost. The retry's slug now
+// names the other playlist; the retry answers the committed leave's
+// success and leaves the other playlist shared. Before, the retry tried
+// to leave the other one, met its own marker and answered "too many
+// changes" for as long as the marker lived.
+func TestRetriedLeaveWhenTheSlugNamesAnotherPlaylist(t *testing.T) {
+	for name, inner := range twins(t) {
+		t.Run(name, func(t *testing.T) {
+			st := &lostAnswer{Store: inner}
+			f := newFixture(t, st, 2)
+			ctx := t.Context()
+			friend := f.user(t, "friend")
+			other := f.user(t, "other")
+			var shared []playlists.View
+			for _, owner := range []playlists.Caller{f.owner, other} {
+				p, _, err := f.svc.Create(ctx, owner, playlists.CreateInput{Name: "Mix"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := f.svc.AddCollaborator(ctx, owner, p.Slug, playlists.CollaboratorInput{UserID: friend.User.ID}); err != nil {
+					t.Fatal(err)
+				}
+				v, err := f.svc.Get(ctx, owner, p.Slug)
+				if err != nil {
+					t.Fatal(err)
+				}
+				shared = append(shared, v)
+			}
+			slug := shared[0].Slug
+			first, err := f.svc.Get(ctx, friend, slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			leave := idempotency.WithRequestID(ctx, ids.NewUUID())
+			st.armed.Store(true)
+			if err := f.svc.RemoveCollaborator(leave, friend, slug, friend.User.ID); err == nil {
+				t.Fatal("the lost answer was not an error")
+			}
+			if err := f.svc.RemoveCollaborator(leave, friend, slug, friend.User.ID); err != nil {
+				t.Errorf("retried leave: %v; want the committed leave's success", err)
+			}
+			if _, n, err := f.svc.List(ctx, friend, 10, 0); err != nil || n != 1 {
+				t.Errorf("the friend lists %d playlists (%v); want the one not left", n, err)
+			}
+			for _, v := range shared {
+				after, err := f.svc.Get(ctx, playlists.Caller{User: v.Owner, ClientID: f.owner.ClientID, Plan: f.owner.Plan}, v.Slug)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := 1
+				if v.ID == first.ID {
+					want = 0
+				}
+				if len(after.Collaborators) != want {
+					t.Errorf("playlist %s has %d collaborators; want %d", v.ID, len(after.Collaborators), want)
+				}
+			}
+		})
+	}
+}

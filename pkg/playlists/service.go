@@ -471,17 +471,18 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 func (s *Service) Delete(ctx context.Context, c Caller, slug string) error {
 	const op = "playlists.Delete"
 	request := idempotency.RequestIDFrom(ctx)
-	if request != "" {
-		// Looked up before the slug: a playlist made since under the same
-		// slug is not the one this request deleted.
-		if _, done, err := idempotency.FindApplied(ctx, s.st, store.Playlists, viewerPK(c.User.ID), request); err != nil {
-			return errs.Wrap(op, err)
-		} else if done {
-			return nil
-		}
-	}
 	var pause backoff
 	for attempt := 0; attempt < maxMutateAttempts; attempt++ {
+		if request != "" {
+			// Looked up before the slug (on every attempt: another run of
+			// the request may commit meanwhile): a playlist made since under
+			// the same slug is not the one this request deleted.
+			if _, done, err := idempotency.FindApplied(ctx, s.st, store.Playlists, viewerPK(c.User.ID), request); err != nil {
+				return errs.Wrap(op, err)
+			} else if done {
+				return nil
+			}
+		}
 		v, err := s.Get(ctx, c, slug)
 		if err != nil {
 			return err

@@ -28,7 +28,7 @@ const (
 	// workVersion changes when what Extract computes changes (decoding,
 	// music detection); the fingerprint format has its own version, and
 	// the query fingerprint's options their own digest (queryRecipe).
-	workVersion  = 1
+	workVersion  = 2 // 2: music ranges refined to the frame (musicdetect refine.go)
 	audioFile    = "audio.wav"
 	analysisFile = "analysis.bin"
 	// rejectedFile records why the upload trigger refused an upload it

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"musiccatalog/pkg/catalog"
+	"musiccatalog/pkg/search/semantic"
 )
 
 // The failure-class analysis of issue 15's tuning sets (run with
@@ -226,10 +227,74 @@ func analyseQuery(t *testing.T, ix *Index, q evalQuery, final float64) string {
 	default:
 		class = "2-track"
 	}
+	if class == "1-query" {
+		class += blameWord(t, ix, q, final, &b)
+	}
 	fmt.Fprintf(&b, "  class %s\n", class)
 	t.Log(b.String())
 	return class
 }
+
+// Leave-one-word-out: a request read wrong either because one word
+// misleads it (dropping that word alone lifts nDCG@10 by at least
+// blameGain: the word's meaning is wrong, or right but outweighs the
+// scene) or because no single word is to blame (the request as a whole
+// points elsewhere: which music a situation calls for is knowledge the
+// lexicon lacks).
+const blameGain = 0.15
+
+// blameWord drops each content word of q in turn, prints the one whose
+// absence helps most, and returns the sub-class: "a-written" or
+// "a-derived" (by the lexicon's trust in the word: a written entry or
+// one derived through WordNet), "a-unknown", or "b-whole".
+func blameWord(t *testing.T, ix *Index, q evalQuery, final float64, b *strings.Builder) string {
+	toks := semantic.Tokens(q.text)
+	bestGain, bestTok := 0.0, -1
+	for k, tok := range toks {
+		if semantic.IsStopword(tok) {
+			continue
+		}
+		text := strings.Join(slices.Concat(toks[:k], toks[k+1:]), " ")
+		res, err := ix.ByText(t.Context(), text, Options{Plan: "enterprise", Limit: evalLimit})
+		if err != nil {
+			continue // nothing understood without it
+		}
+		ranked := make([]*catalog.Track, len(res.Hits))
+		for i, h := range res.Hits {
+			ranked[i] = h.Track
+		}
+		if g := ndcgAt(evalLimit, ranked, ix.tracks, q.grade) - final; g > bestGain {
+			bestGain, bestTok = g, k
+		}
+	}
+	if bestTok < 0 || bestGain < blameGain {
+		fmt.Fprintf(b, "  no single word to blame (best drop %+.2f)\n", bestGain)
+		return "b-whole"
+	}
+	w := toks[bestTok]
+	conf, known := 0.0, false
+	if c, ok := ix.sem.emb.(interface {
+		Confidence(string) (float32, bool)
+	}); ok {
+		var cf float32
+		cf, known = c.Confidence(w)
+		conf = float64(cf)
+	}
+	fmt.Fprintf(b, "  without %q: %+.2f (confidence %.2f)\n", w, bestGain, conf)
+	switch {
+	case !known:
+		return "a-unknown"
+	case conf >= writtenConf:
+		return "a-written"
+	default:
+		return "a-derived"
+	}
+}
+
+// writtenConf separates written entries (1, or a line's @conf, at least
+// 0.25) from derived ones (at most the generator's derivedConf, 0.6, times
+// discounts) only roughly: an @conf entry may read as derived.
+const writtenConf = 0.99
 
 func topKeys(m map[string]int, k int) string {
 	type kv struct {

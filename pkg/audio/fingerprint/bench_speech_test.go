@@ -81,6 +81,16 @@ type narratedCase struct {
 	track, voice        int
 	trackStart, levelDB float64
 	seed                uint64
+	// lead is the narration alone before the music (seconds; 0: narrLead).
+	lead float64
+}
+
+// leadSeconds is c's lead: c.lead, or narrLead.
+func (c narratedCase) leadSeconds() float64 {
+	if c.lead > 0 {
+		return c.lead
+	}
+	return narrLead
 }
 
 const (
@@ -96,8 +106,10 @@ var narrLead = func() float64 {
 	if v, err := strconv.ParseFloat(os.Getenv("AUDIO_BENCH_SPEECH_LEAD"), 64); err == nil && v >= 2 && v <= 20 {
 		return v
 	}
-	return 5.0
+	return defaultNarrLead
 }()
+
+const defaultNarrLead = 5.0
 
 // halfSets splits the catalog songs (in-index, at least 60 s) and the voices
 // into the two halves.
@@ -163,10 +175,17 @@ func narration(tb testing.TB, voice int, seconds float64, seed uint64) audio.PCM
 func renderNarrated(tb testing.TB, tracks []benchTrack, c narratedCase) audio.PCM {
 	rate := audio.DefaultSampleRate
 	name := fmt.Sprintf("narrated-%s-%.1f-%s-%g-%d", tracks[c.track].name, c.trackStart, audiotest.Voices[c.voice], c.levelDB, c.seed)
-	music := audiotest.Concat(audiotest.Silence(rate, narrLead), tracks[c.track].pcm.Window(c.trackStart, narrLen), audiotest.Silence(rate, narrTail))
-	voice := narration(tb, c.voice, narrLead+narrLen+narrTail, c.seed)
+	lead := c.leadSeconds()
+	if lead != defaultNarrLead {
+		// The cached video must be the one with this lead: without it in
+		// the name, every AUDIO_BENCH_SPEECH_LEAD run read the 5-s videos
+		// back and scored them against cuts 0.6 s later.
+		name += fmt.Sprintf("-lead%g", lead)
+	}
+	music := audiotest.Concat(audiotest.Silence(rate, lead), tracks[c.track].pcm.Window(c.trackStart, narrLen), audiotest.Silence(rate, narrTail))
+	voice := narration(tb, c.voice, lead+narrLen+narrTail, c.seed)
 	// The level is set against the music where it plays.
-	g := music.Window(narrLead, narrLen).RMS() / math.Max(voice.Window(narrLead, narrLen).RMS(), 1e-9) * math.Pow(10, -c.levelDB/20)
+	g := music.Window(lead, narrLen).RMS() / math.Max(voice.Window(lead, narrLen).RMS(), 1e-9) * math.Pow(10, -c.levelDB/20)
 	for i, v := range voice.Samples {
 		if i < len(music.Samples) {
 			music.Samples[i] += float32(g) * v

@@ -136,8 +136,9 @@ type Block struct {
 // Detect returns the music ranges of pcm.
 func Detect(pcm audio.PCM, opts Options) []audio.Range {
 	o := opts.withDefaults()
-	blocks := Analyze(pcm, o)
+	blocks, ev := analyze(pcm, o)
 	out := ranges(blocks, blockSeconds(pcm.Rate), o)
+	refineEdges(out, ev, pcm.Rate, int64(o.MinSeconds*1000), pcm.Duration().Milliseconds())
 	// The last block is usually partial: a range must not outlast the audio.
 	if n := len(out); n > 0 {
 		out[n-1].EndMs = min(out[n-1].EndMs, pcm.Duration().Milliseconds())
@@ -153,9 +154,15 @@ func Detect(pcm audio.PCM, opts Options) []audio.Range {
 // however loud or crowded it is, while music under a louder voice still
 // shows its held partials between the voice's harmonics.
 func Analyze(pcm audio.PCM, opts Options) []Block {
-	o := opts.withDefaults()
+	blocks, _ := analyze(pcm, opts.withDefaults())
+	return blocks
+}
+
+// analyze is Analyze, also returning the held partials frame by frame
+// (see frameEvidence).
+func analyze(pcm audio.PCM, o Options) ([]Block, frameEvidence) {
 	if pcm.Rate <= 0 || len(pcm.Samples) == 0 {
-		return nil
+		return nil, frameEvidence{}
 	}
 	size := frameSize(pcm.Rate)
 	hop := size / hopsPerWindow
@@ -164,7 +171,7 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	lo, hi := max(2, binOf(partialLoHz)), min(bins-3, binOf(partialHiHz))
 	llo, lhi := max(1, binOf(levelLoHz)), min(bins-1, binOf(levelHiHz))
 	if lhi-llo < fluxBins || hi <= lo {
-		return nil // a rate too low to hold the bands the cues read
+		return nil, frameEvidence{} // a rate too low to hold the bands the cues read
 	}
 	spec := newSpectrum(size)
 	frames := (len(pcm.Samples) + hop - 1) / hop
@@ -177,6 +184,7 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 	clearHeld := newHolds(bins, frames, clearProminence)
 	faintHeld := newHolds(bins, frames, faintProminence)
 	flux := make([]float64, frames)
+	frameFlat := make([]float64, frames)
 	prev := make([]float64, (lhi-llo)/fluxBins)
 	// Only the bins the cues read are formed: up to the level band's top
 	// and two past the partial band's.
@@ -212,7 +220,8 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 		}
 		flux[f] = rises.log()
 		n := float64((lhi - llo) / fluxBins * fluxBins)
-		flat[b] += math.Exp(logs.log()/n) / (e/n + 1e-12)
+		frameFlat[f] = math.Exp(logs.log()/n) / (e/n + 1e-12)
+		flat[b] += frameFlat[f]
 		energy[b] += e
 		floor := slices.Max(cur[lo:hi]) * peakFloor
 		markPeaks(cur, lo, hi, floor, clearHeld, faintHeld)
@@ -242,7 +251,7 @@ func Analyze(pcm audio.PCM, opts Options) []Block {
 		}
 		blocks[b].Music = x.Music && x.DB > o.SilenceDB && x.Change > 1-steadyLimit
 	}
-	return blocks
+	return blocks, frameEvidence{held: frameHeld(clearHeld.count, faintHeld.count, frameFlat, o), perBlock: perBlock, hop: hop}
 }
 
 // logProduct is a product of positive factors as mantissa m and binary

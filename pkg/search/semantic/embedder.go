@@ -97,6 +97,18 @@ func (e *Embedder) Known(word string) bool {
 	return a != nil
 }
 
+// Confidence is how much the lexicon trusts its meaning of word (as
+// Known finds it): 1 for a written entry (less where its line sets
+// @conf), less for one derived through WordNet; false when unknown or
+// only a compound of two known words.
+func (e *Embedder) Confidence(word string) (float32, bool) {
+	rec := e.lookup(strings.ToLower(word))
+	if rec == nil {
+		return 0, false
+	}
+	return float32(rec[0]) / 255, true
+}
+
 // EmbedFacet returns the vector of a catalog facet value: its name and
 // the short description the lexicon holds for it, or failing that the
 // name's words (zero-shot). Nil when nothing of it is known.

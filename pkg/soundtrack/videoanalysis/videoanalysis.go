@@ -21,7 +21,7 @@ import (
 
 // version must change whenever what Analyze computes changes, so that
 // cached analyses are redone.
-const version = "video-2"
+const version = "video-3" // 3: music ranges refined to the frame (musicdetect refine.go)
 
 // Picture sampling: scene scores of frames sampled at sampleFPS from a
 // sceneWidth-pixel-wide copy. Scores compare neighbouring samples, so a

@@ -41,6 +41,8 @@ func main() {
 	wn := flag.String("wordnet", "/usr/share/wordnet", "WordNet database directory (Debian wordnet-base)")
 	lexPath := flag.String("lexicon", "pkg/search/semantic/gen/lexicon.txt", "situation lexicon")
 	out := flag.String("out", "pkg/search/semantic/lexicon.bin", "output")
+	thes := flag.String("thesaurus", "", "aiksaurus data directory (Debian libaiksaurus-1.2-data: /usr/share/aiksaurus; GPL-2+, measured and not kept); empty: none")
+	thesBlend := flag.Float64("thesaurus-blend", 0, "with -thesaurus: how much of its neighbours' meaning a derived word takes")
 	flag.Parse()
 	lx, err := readLexicon(*lexPath)
 	if err != nil {
@@ -51,6 +53,14 @@ func main() {
 		log.Fatal(err)
 	}
 	words, cur, music := spread(lx, db)
+	if *thes != "" {
+		th, err := readThesaurus(*thes)
+		if err != nil {
+			log.Fatal(err)
+		}
+		added, blended := addThesaurus(th, len(lx.anchors), lx.words, words, *thesBlend)
+		fmt.Printf("thesaurus: %d words, %d meanings; %d words added, %d blended\n", len(th.words), len(th.meanings), added, blended)
+	}
 	addIdioms(lx, words)
 	ctx := contexts(lx, db, cur, music, words)
 	facets := map[string][]float64{}
