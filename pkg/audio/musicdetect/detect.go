@@ -139,6 +139,7 @@ func Detect(pcm audio.PCM, opts Options) []audio.Range {
 	blocks, ev := analyze(pcm, o)
 	out := ranges(blocks, blockSeconds(pcm.Rate), o)
 	refineEdges(out, ev, pcm.Rate, int64(o.MinSeconds*1000), pcm.Duration().Milliseconds())
+	out = mergeClose(out, int64(blockSeconds(pcm.Rate)*1000))
 	// The last block is usually partial: a range must not outlast the audio.
 	if n := len(out); n > 0 {
 		out[n-1].EndMs = min(out[n-1].EndMs, pcm.Duration().Milliseconds())

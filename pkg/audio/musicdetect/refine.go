@@ -109,7 +109,7 @@ func refineEdges(rs []audio.Range, ev frameEvidence, rate int, minMs, durMs int6
 		}
 		lo, hi = max(i*ev.perBlock, (j-refineBlocks)*ev.perBlock), min(n, (j+1)*ev.perBlock)
 		if k+1 < len(rs) {
-			hi = min(hi, int(float64(rs[k+1].StartMs)/blockMs*float64(ev.perBlock)))
+			hi = min(hi, int(math.Round(float64(rs[k+1].StartMs)/blockMs))*ev.perBlock)
 		}
 		if j*ev.perBlock < n && hi > lo {
 			if s, ok := split(ev.held[lo:hi], 1); ok {
@@ -121,10 +121,25 @@ func refineEdges(rs []audio.Range, ev frameEvidence, rate int, minMs, durMs int6
 				}
 			}
 		}
-		if min(r.EndMs, durMs)-r.StartMs < minMs {
+		if r.EndMs <= r.StartMs || min(r.EndMs, durMs)-r.StartMs < minMs {
 			*r = keep
 		}
 	}
+}
+
+// mergeClose joins neighbouring ranges that refined edges left less than
+// a block apart: block ranges always had a block of no music between
+// them, and a gap shorter than that is no evidence of one.
+func mergeClose(rs []audio.Range, gapMs int64) []audio.Range {
+	out := rs[:0]
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.StartMs-out[n-1].EndMs < gapMs {
+			out[n-1].EndMs = max(out[n-1].EndMs, r.EndMs)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // split finds the frame s of x where a higher rate of counts gives way to
@@ -160,10 +175,13 @@ func split(x []float64, dir int) (int, bool) {
 			best, at = g, s
 		}
 	}
-	if at > 0 && best >= minSplitGain {
+	// Decided before reaching out: a start whose partials run back to the
+	// window's first frame reaches 0 and is still a split.
+	ok := at > 0 && best >= minSplitGain
+	if ok {
 		at = reachOut(x, at, dir)
 	}
-	return at, at > 0 && best >= minSplitGain
+	return at, ok
 }
 
 // reachOut moves split s of x (as split returns it) outwards over held
