@@ -1,16 +1,30 @@
 package app
 
 import (
-	"context"
-	"errors"
-	"sync/atomic"
 	"testing"
 
 	"musiccatalog/pkg/httpapi/apitest"
 	"musiccatalog/pkg/ids"
 	"musiccatalog/pkg/playlists"
-	"musiccatalog/pkg/store"
 )
+
+// keyedPlaylistEnv is a playlist env whose store loses the answer of the
+// next playlist write once armed (its deletes' with deletes set), and a
+// sender of the owner's requests under an optional Idempotency-Key.
+func keyedPlaylistEnv(t *testing.T, deletes bool) (*playlistEnv, *lostCreateAnswer, func(method, path, key string, body map[string]any) *apitest.Response) {
+	e := newPlaylistEnv(t)
+	st := &lostCreateAnswer{Store: e.d.Store, deletes: deletes}
+	e.d.Playlists = playlists.New(st, e.d.Blob, e.d.CatalogSource(), e.d.Identity, e.d.Clock, ids.Random{}, nil)
+	e.c = apitest.New(t, e.d.LocalHandler())
+	return e, st, func(method, path, key string, body map[string]any) *apitest.Response {
+		t.Helper()
+		h := map[string]string{"Authorization": "Bearer " + e.owner}
+		if key != "" {
+			h["Idempotency-Key"] = key
+		}
+		return e.c.Do(apitest.Request{Method: method, Path: path, JSON: body, Header: h})
+	}
+}
 
 // TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne: an add of
 // tracks and a rename whose writes committed but whose answers failed
@@ -20,18 +34,7 @@ import (
 // Before, the retries ran afresh: the add answered added 0 with both
 // tracks duplicated, and the rename undid the later one.
 func TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
-	e := newPlaylistEnv(t)
-	st := &lostCreateAnswer{Store: e.d.Store}
-	e.d.Playlists = playlists.New(st, e.d.Blob, e.d.CatalogSource(), e.d.Identity, e.d.Clock, ids.Random{}, nil)
-	e.c = apitest.New(t, e.d.LocalHandler())
-	send := func(method, path, key string, body map[string]any) *apitest.Response {
-		t.Helper()
-		h := map[string]string{"Authorization": "Bearer " + e.owner}
-		if key != "" {
-			h["Idempotency-Key"] = key
-		}
-		return e.c.Do(apitest.Request{Method: method, Path: path, JSON: body, Header: h})
-	}
+	e, st, send := keyedPlaylistEnv(t, false)
 	if r := send("POST", mePlaylists, "", map[string]any{"name": "Mix"}); r.Status != 201 {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
@@ -61,23 +64,6 @@ func TestRetriedChangeWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
 	}
 }
 
-// lostDeleteAnswer commits the next playlist delete once armed, then
-// answers it with an error, as a timeout after the commit would.
-type lostDeleteAnswer struct {
-	store.Store
-	armed atomic.Bool
-}
-
-func (l *lostDeleteAnswer) Transact(ctx context.Context, ops []store.TxOp) error {
-	if len(ops) == 0 || ops[0].Table != store.Playlists || ops[0].Kind != store.TxKindDelete || !l.armed.CompareAndSwap(true, false) {
-		return l.Store.Transact(ctx, ops)
-	}
-	if err := l.Store.Transact(ctx, ops); err != nil {
-		return err
-	}
-	return errors.New("operation error DynamoDB: TransactWriteItems: context deadline exceeded")
-}
-
 // TestRetriedDeleteWithIdempotencyKeyAnswersTheCommittedOne: a DELETE
 // whose write committed but whose answer failed (500) is retried with the
 // same Idempotency-Key after the owner made a new playlist of the same
@@ -85,18 +71,7 @@ func (l *lostDeleteAnswer) Transact(ctx context.Context, ops []store.TxOp) error
 // playlist alone; before, DELETE ignored the key and the retry deleted
 // the new playlist.
 func TestRetriedDeleteWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
-	e := newPlaylistEnv(t)
-	st := &lostDeleteAnswer{Store: e.d.Store}
-	e.d.Playlists = playlists.New(st, e.d.Blob, e.d.CatalogSource(), e.d.Identity, e.d.Clock, ids.Random{}, nil)
-	e.c = apitest.New(t, e.d.LocalHandler())
-	send := func(method, path, key string, body map[string]any) *apitest.Response {
-		t.Helper()
-		h := map[string]string{"Authorization": "Bearer " + e.owner}
-		if key != "" {
-			h["Idempotency-Key"] = key
-		}
-		return e.c.Do(apitest.Request{Method: method, Path: path, JSON: body, Header: h})
-	}
+	e, st, send := keyedPlaylistEnv(t, true)
 	if r := send("POST", mePlaylists, "", map[string]any{"name": "Mix"}); r.Status != 201 {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}

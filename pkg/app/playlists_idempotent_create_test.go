@@ -12,15 +12,21 @@ import (
 	"musiccatalog/pkg/store"
 )
 
-// lostCreateAnswer commits the next playlist create's transaction and
-// then fails it, as a timeout after the commit does.
+// lostCreateAnswer commits the next playlist create's (or change's)
+// transaction and then fails it, as a timeout after the commit does; with
+// deletes set, the next playlist delete's instead.
 type lostCreateAnswer struct {
 	store.Store
-	armed atomic.Bool
+	armed   atomic.Bool
+	deletes bool
 }
 
 func (l *lostCreateAnswer) Transact(ctx context.Context, ops []store.TxOp) error {
-	if len(ops) == 0 || ops[0].Table != store.Playlists || ops[0].Kind != store.TxKindPut || !l.armed.CompareAndSwap(true, false) {
+	kind := store.TxKindPut
+	if l.deletes {
+		kind = store.TxKindDelete
+	}
+	if len(ops) == 0 || ops[0].Table != store.Playlists || ops[0].Kind != kind || !l.armed.CompareAndSwap(true, false) {
 		return l.Store.Transact(ctx, ops)
 	}
 	if err := l.Store.Transact(ctx, ops); err != nil {
