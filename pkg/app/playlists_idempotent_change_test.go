@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"musiccatalog/pkg/httpapi/apitest"
@@ -87,5 +88,48 @@ func TestRetriedDeleteWithIdempotencyKeyAnswersTheCommittedOne(t *testing.T) {
 	}
 	if r := send("GET", mePlaylists+"mix/", "", nil); r.Status != 200 || r.Map(t)["tracks"] != float64(1) {
 		t.Errorf("the new playlist after the retried delete: %d %s; want it untouched", r.Status, r.Body)
+	}
+}
+
+// TestKeyedDeleteRefusalsChangeNothing: a playlist DELETE under a
+// malformed Idempotency-Key is 400 invalid_idempotency_key, under a key
+// already used for another request 422 idempotency_key_reused, and by a
+// collaborator 403 (not kept: the owner's later delete under the same key
+// runs); none of them deletes anything.
+func TestKeyedDeleteRefusalsChangeNothing(t *testing.T) {
+	e := newPlaylistEnv(t)
+	e.create(e.owner, "Mix", e.track(0))
+	e.share("mix", e.collabID)
+	del := func(token, key string) *apitest.Response {
+		t.Helper()
+		return e.c.Do(apitest.Request{Method: "DELETE", Path: mePlaylists + "mix/",
+			Header: map[string]string{"Authorization": "Bearer " + token, "Idempotency-Key": key}})
+	}
+	for _, key := range []string{strings.Repeat("k", 256), "tab\there"} {
+		if r := del(e.owner, key); r.Status != 400 || r.Map(t)["error_code"] != "invalid_idempotency_key" {
+			t.Errorf("key %q: %d %s", key, r.Status, r.Body)
+		}
+	}
+	if r, _ := e.do(e.owner, "PATCH", mePlaylists+"mix/", map[string]any{"description": "x"}); r.Status != 200 {
+		t.Fatalf("patch: %d %s", r.Status, r.Body)
+	}
+	if r := e.c.Do(apitest.Request{Method: "PATCH", Path: mePlaylists + "mix/", JSON: map[string]any{"description": "y"},
+		Header: map[string]string{"Authorization": "Bearer " + e.owner, "Idempotency-Key": "used"}}); r.Status != 200 {
+		t.Fatalf("keyed patch: %d %s", r.Status, r.Body)
+	}
+	if r := del(e.owner, "used"); r.Status != 422 || r.Map(t)["error_code"] != "idempotency_key_reused" {
+		t.Errorf("reused key: %d %s", r.Status, r.Body)
+	}
+	if r := del(e.collab, "collab-1"); r.Status != 403 {
+		t.Errorf("collaborator's keyed delete: %d %s", r.Status, r.Body)
+	}
+	if r, m := e.do(e.owner, "GET", mePlaylists+"mix/", nil); r.Status != 200 || m["tracks"] != float64(1) {
+		t.Fatalf("after the refusals: %d %s; want the playlist untouched", r.Status, r.Body)
+	}
+	if r := del(e.owner, "owner-1"); r.Status != 204 {
+		t.Errorf("the owner's keyed delete: %d %s", r.Status, r.Body)
+	}
+	if r := del(e.owner, "owner-1"); r.Status != 204 || r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("its repeat: %d %s %v; want the 204 replayed", r.Status, r.Body, r.Header)
 	}
 }
