@@ -291,6 +291,11 @@ func TestSearchFilters(t *testing.T) {
 			return strings.Contains(strings.ToLower(t.DisplayName()), strings.ToLower(word))
 		}},
 		{[]string{"genre", "rock", "vocals", "instrumental"}, func(t *catalog.Track) bool { return t.Genre == "Rock" && t.Vocals == "instrumental" }},
+		// A single form and its __terms form are two filters: both narrow.
+		{[]string{"genre", "rock", "genre__terms", "Jazz__Rock"}, func(t *catalog.Track) bool { return t.Genre == "Rock" }},
+		{[]string{"vocals", "male", "vocals__terms", "female__male", "tempo", "fast", "tempo__terms", "fast__slow"}, func(t *catalog.Track) bool {
+			return t.Vocals == "male" && *t.Tempo >= catalog.TempoFastFrom
+		}},
 	} {
 		got := all(tc.params...)
 		if len(got) == 0 {
@@ -313,6 +318,15 @@ func TestSearchFilters(t *testing.T) {
 				t.Errorf("%v: result %d is %s, the ranking without the filter has %s there", tc.params, i, s.ID, want[i])
 				break
 			}
+		}
+	}
+	for _, params := range [][]string{
+		{"genre", "rock", "genre__terms", "Jazz"},
+		{"tempo", "fast", "tempo__terms", "slow__medium"},
+		{"vocals", "instrumental", "vocals__terms", "female"},
+	} {
+		if got := all(params...); len(got) != 0 {
+			t.Errorf("%v: %d results; the two filters exclude each other", params, len(got))
 		}
 	}
 	// Exact title, artist and album, any case.

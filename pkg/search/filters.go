@@ -23,7 +23,9 @@ func (r Range) Contains(v float64) bool { return v >= r.Lo && v <= r.Hi }
 
 // Filters are the common search filters (interface.md §4.2). A zero
 // Filters keeps every track. Each list matches any of its values; the
-// different filters must all match. Text comparisons ignore case.
+// different filters must all match, the single and `__terms` forms of one
+// kind too ("genre=Rock&genre__terms=Cinematic" keeps nothing: filters
+// narrow). Text comparisons ignore case.
 type Filters struct {
 	Genres, Subgenres, Moods []string // lower-cased names; mood matches the mood or the secondary mood
 	Vocals                   []string // catalog.Vocals* values
@@ -38,6 +40,9 @@ type Filters struct {
 
 	// asked keeps the classification parameters as given, for did_you_mean.
 	asked []askedFilter
+	// also holds the `__terms` forms of the kinds whose single form was
+	// sent as well: they must match too (nil when there are none).
+	also *Filters
 }
 
 type askedFilter struct {
@@ -56,44 +61,67 @@ func ParseFilters(q url.Values) (Filters, error) {
 	const op = "search.ParseFilters"
 	var f Filters
 	bad := map[string][]string{}
+	// into is where a `__terms` form goes: beside its single form's
+	// values when that was not sent, else into f.also (both must match).
+	var also Filters
+	into := func(single string) *Filters {
+		if len(values(q, single)) > 0 {
+			return &also
+		}
+		return &f
+	}
 	for _, kind := range []string{"genre", "subgenre", "mood"} {
-		var all []string
 		for _, param := range []string{kind, kind + "__terms"} {
 			vals := values(q, param)
 			if len(vals) == 0 {
 				continue
 			}
 			f.asked = append(f.asked, askedFilter{param: param, kind: kind, values: vals})
-			for _, v := range vals {
-				all = append(all, strings.ToLower(v))
+			dst := &f
+			if param != kind {
+				dst = into(kind)
 			}
-		}
-		switch kind {
-		case "genre":
-			f.Genres = all
-		case "subgenre":
-			f.Subgenres = all
-		case "mood":
-			f.Moods = all
+			for _, v := range vals {
+				v = strings.ToLower(v)
+				switch kind {
+				case "genre":
+					dst.Genres = append(dst.Genres, v)
+				case "subgenre":
+					dst.Subgenres = append(dst.Subgenres, v)
+				case "mood":
+					dst.Moods = append(dst.Moods, v)
+				}
+			}
 		}
 	}
 	for _, param := range []string{"vocals", "vocals__terms"} {
+		dst := &f
+		if param != "vocals" {
+			dst = into("vocals")
+		}
 		for _, v := range values(q, param) {
 			if vv, ok := vocalsValue(v); ok {
-				f.Vocals = append(f.Vocals, vv)
+				dst.Vocals = append(dst.Vocals, vv)
 			} else {
 				bad[param] = append(bad[param], choiceError(v, vocalsChoices))
 			}
 		}
 	}
 	for _, param := range []string{"tempo", "tempo__terms"} {
+		dst := &f
+		if param != "tempo" {
+			dst = into("tempo")
+		}
 		for _, v := range values(q, param) {
 			if d := strings.ToLower(v); slices.Contains(catalog.TempoDescriptors, d) {
-				f.Tempos = append(f.Tempos, d)
+				dst.Tempos = append(dst.Tempos, d)
 			} else {
 				bad[param] = append(bad[param], choiceError(v, catalog.TempoDescriptors))
 			}
 		}
+	}
+	if !also.empty() {
+		f.also = &also
 	}
 	for param, dst := range map[string]**Range{"bpm__range": &f.BPM, "duration__range": &f.Duration} {
 		s := strings.TrimSpace(q.Get(param))
@@ -239,7 +267,7 @@ func (c lowerCache) lower(s string) string {
 func (f *Filters) empty() bool {
 	return len(f.Genres)+len(f.Subgenres)+len(f.Moods)+len(f.Vocals)+len(f.Tempos) == 0 &&
 		f.BPM == nil && f.Duration == nil && f.Restricted == nil &&
-		f.Title+f.Artist+f.Album+f.TitleContains+f.ArtistContains+f.AlbumContains == ""
+		f.Title+f.Artist+f.Album+f.TitleContains+f.ArtistContains+f.AlbumContains == "" && f.also == nil
 }
 
 func (f *Filters) match(x *facets) bool {
@@ -279,7 +307,7 @@ func (f *Filters) match(x *facets) bool {
 	case f.AlbumContains != "" && !strings.Contains(x.album, f.AlbumContains):
 		return false
 	}
-	return true
+	return f.also == nil || f.also.match(x)
 }
 
 // didYouMean suggests spellings for genre, subgenre and mood values that

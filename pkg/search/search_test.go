@@ -79,14 +79,15 @@ func sameRange(a, b *Range) bool {
 
 func TestParseFilters(t *testing.T) {
 	f, err := ParseFilters(url.Values{
-		"genre": {"Rock"}, "genre__terms": {"jazz__ Pop"}, "vocals": {"Female Vocals"}, "tempo__terms": {"FAST__slow"},
+		"genre__terms": {"jazz__ Pop", "Rock"}, "vocals": {"Female Vocals"}, "tempo__terms": {"FAST__slow"},
 		"bpm__range": {"90__120"}, "restricted": {"True"}, "title__contains": {" Neon "},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(f.Genres, []string{"rock", "jazz", "pop"}) || !slices.Equal(f.Vocals, []string{"female"}) ||
-		!slices.Equal(f.Tempos, []string{"fast", "slow"}) || *f.BPM != (Range{90, 120}) || !*f.Restricted || f.TitleContains != "neon" {
+	if !slices.Equal(f.Genres, []string{"jazz", "pop", "rock"}) || !slices.Equal(f.Vocals, []string{"female"}) ||
+		!slices.Equal(f.Tempos, []string{"fast", "slow"}) || *f.BPM != (Range{90, 120}) || !*f.Restricted || f.TitleContains != "neon" ||
+		f.also != nil {
 		t.Errorf("parsed %+v", f)
 	}
 	_, err = ParseFilters(url.Values{"vocals": {"robot"}, "tempo": {"fsat"}, "bpm__range": {"120__90"}, "duration__range": {"x__1"}, "restricted": {"maybe"}})
@@ -101,6 +102,34 @@ func TestParseFilters(t *testing.T) {
 	got := f.didYouMean(map[string][]string{"genre": {"Rock", "Jazz"}, "subgenre": {"House", "Techno"}, "mood": {"Happy"}})
 	if len(got) != 2 || got["genre"] != "Rock" || got["subgenre__terms"] != "House__Techno" {
 		t.Errorf("did_you_mean %v", got)
+	}
+}
+
+// TestSingleAndTermsFormsBothNarrow: "genre=Rock&genre__terms=Jazz__Rock"
+// is two filters, and filters narrow (interface.md §4.2): a track must
+// match both, not either.
+func TestSingleAndTermsFormsBothNarrow(t *testing.T) {
+	rock := &facets{genre: "rock", mood: "happy", mood2: "sad", vocals: "female", tempo: 150}
+	jazz := &facets{genre: "jazz", mood: "calm", vocals: "male", tempo: 80}
+	for _, tc := range []struct {
+		q          url.Values
+		rock, jazz bool
+	}{
+		{url.Values{"genre": {"Rock"}, "genre__terms": {"Jazz__Rock"}}, true, false},
+		{url.Values{"genre": {"Rock"}, "genre__terms": {"Jazz"}}, false, false},
+		{url.Values{"genre__terms": {"Jazz__Rock"}}, true, true},
+		{url.Values{"mood": {"Happy"}, "mood__terms": {"Sad"}}, true, false}, // mood or secondary mood, each
+		{url.Values{"vocals": {"female"}, "vocals__terms": {"male__mixed"}}, false, false},
+		{url.Values{"tempo": {"fast"}, "tempo__terms": {"slow"}}, false, false},
+		{url.Values{"tempo": {"slow"}, "tempo__terms": {"slow__fast"}}, false, true},
+	} {
+		f, err := ParseFilters(tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.empty() || f.match(rock) != tc.rock || f.match(jazz) != tc.jazz {
+			t.Errorf("%v: rock %v jazz %v, want %v %v", tc.q, f.match(rock), f.match(jazz), tc.rock, tc.jazz)
+		}
 	}
 }
 
