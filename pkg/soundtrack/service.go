@@ -374,7 +374,7 @@ func (s *Service) AnalysisFor(ctx context.Context, value, viewer string, audioOn
 // errUnknownHash answers a hash no upload has, one that expired, and one
 // the caller may not use, alike.
 func errUnknownHash(op string) error {
-	return errs.E(op, errs.NotFound, "No uploaded video has this value, or it expired; upload the video again with POST /api/v4/soundtrack/video/.")
+	return errs.E(op, errs.NotFound, "No uploaded video you may use has this value (a private video's value works only for its creator, signed in with their token), or it expired; upload the video again with POST /api/v4/soundtrack/video/.")
 }
 
 // fileAnalysis is the cached analysis of an uploaded file, redone from
