@@ -2,6 +2,7 @@ package fingerprint_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"musiccatalog/pkg/audio/audiotest"
@@ -105,5 +106,36 @@ func TestNarratedSongStart(t *testing.T) {
 	}
 	if onTime < 4 {
 		t.Errorf("song B started within 1 s in %d of 8 videos, want at least 4", onTime)
+	}
+}
+
+// TestNarratedEdgeSnapsToRangeInside: under the voice a song's edge where
+// the track still explains a third or more of the query's hashed frames
+// next to it was taken for an edge in the clear and kept from the music
+// range's edge, which music detection places to the frame (issue 16,
+// narration round 9): this song's end stopped 1.75 s early at 33.85 s,
+// music detection's range ending at 35.60 s, at the cut (0.3 s inside a
+// block). A range edge inside the recording now draws it.
+func TestNarratedEdgeSnapsToRangeInside(t *testing.T) {
+	audiotest.RequireEspeak(t)
+	const lead = 5.6
+	tracks := loadNamed(t, "the_dangerous_symphony", "battle-epic", "knolls", "wanderer")
+	ix, _, _ := buildIndex(t, tracks, func(int) bool { return true })
+	c := narratedCase{track: 0, voice: slices.Index(audiotest.Voices, "en-gb-x-rp+m5"), trackStart: 163.2, levelDB: -8, seed: 200011, lead: lead}
+	pcm := renderNarrated(t, tracks, c)
+	music := musicdetect.Detect(pcm, musicdetect.Options{})
+	st := ix.Timeline(fingerprint.New(fingerprint.QueryOptions).Fingerprint(pcm), fingerprint.TimelineOptions{Music: music})
+	var found []fingerprint.Stretch
+	for _, s := range st {
+		if s.TrackID != "" {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 || found[0].TrackID != "the_dangerous_symphony" {
+		t.Fatalf("stretches %+v, want the_dangerous_symphony alone", st)
+	}
+	start, end := float64(found[0].StartMs)/1000, float64(found[0].EndMs)/1000
+	if math.Abs(start-lead) > 0.5 || math.Abs(end-(lead+narrLen)) > 0.5 {
+		t.Errorf("bounds %.2f–%.2f s (music detected %v), want %g–%g ±0.5 s", start, end, music, lead, lead+narrLen)
 	}
 }
