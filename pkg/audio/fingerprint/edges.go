@@ -35,9 +35,11 @@ import (
 //   - each edge is then moved out by part of the spacing of aligned frames
 //     next to it (sparsePad): most of a second under a voice, under a
 //     tenth in the clear;
-//   - and, where something else sounds next to it, out to the edge of the
-//     music range it lies in (snapToMusic): up to snapSeconds, or up to
-//     farSnapSeconds where the time between holds the track.
+//   - and out to the edge of the music range it lies in (snapToMusic):
+//     where something else sounds next to it up to snapSeconds, or up to
+//     farSnapSeconds where the time between holds the track; elsewhere up
+//     to snapSeconds, to a range edge inside the recording (see
+//     maxSnapShare).
 const (
 	// bridgeSeconds is the longest gap bridged between two stretches of
 	// one play-through.
