@@ -35,9 +35,11 @@ import (
 //   - each edge is then moved out by part of the spacing of aligned frames
 //     next to it (sparsePad): most of a second under a voice, under a
 //     tenth in the clear;
-//   - and, where something else sounds next to it, out to the edge of the
-//     music range it lies in (snapToMusic): up to snapSeconds, or up to
-//     farSnapSeconds where the time between holds the track.
+//   - and out to the edge of the music range it lies in (snapToMusic):
+//     where something else sounds next to it up to snapSeconds, or up to
+//     farSnapSeconds where the time between holds the track; elsewhere up
+//     to snapSeconds, to a range edge inside the recording (see
+//     maxSnapShare).
 const (
 	// bridgeSeconds is the longest gap bridged between two stretches of
 	// one play-through.
@@ -107,13 +109,21 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash, music []audio.Range) []
 		s.EndMs = min(frameMs(hi), s.EndMs+sparsePad(ev, l, -1))
 		if len(music) > 0 {
 			from, to := frameMs(lo), frameMs(hi)
-			if explained(query, ev, lo, f, 1) >= maxSnapShare {
+			clearStart := explained(query, ev, lo, f, 1) >= maxSnapShare
+			clearEnd := explained(query, ev, lo, l, -1) >= maxSnapShare
+			if clearStart && !rangeStartsInside(music, s.StartMs) || clearStart && nearNeighbour(out, i, -1) {
 				from = s.StartMs
 			}
-			if explained(query, ev, lo, l, -1) >= maxSnapShare {
+			if clearEnd && !rangeEndsInside(music, s.EndMs, frameMs(end)) || clearEnd && nearNeighbour(out, i, 1) {
 				to = s.EndMs
 			}
-			snapToMusic(s, music, from, to, func(a, b int64, dir int) bool { return ix.holdsTrack(query, a, b, s.align, dir) })
+			snapToMusic(s, music, from, to, func(a, b int64, dir int) bool {
+				// Only an edge under a voice snaps far (see farSnapSeconds).
+				if dir > 0 && clearEnd || dir < 0 && clearStart {
+					return false
+				}
+				return ix.holdsTrack(query, a, b, s.align, dir)
+			})
 		}
 	}
 	return out
@@ -189,10 +199,61 @@ const maxReachPasses = 8
 // starts after pink noise (the narrated intros) 43–64 %; music detection
 // ran 2–2.5 s past the music into the voice alone once in 24 videos at
 // −8 dB, which snapSeconds lets through.
+//
+// That share is no sure sign of the clear, though: under a voice 8 dB
+// over the music a song's edges measured up to 0.6, and such an edge kept
+// from the range's edge stopped 1–1.8 s early where music detection,
+// which places a range's edge between music and no music to the frame
+// (musicdetect, refine.go), ended the range within 0.1 s of the cut
+// (narration round 9). So an edge in the clear snaps too – up to
+// snapSeconds, never far – to a range edge inside the recording, and
+// keeps its place only against a range that starts at the recording's
+// start or runs to its last hashed frame (refinement leaves those at
+// block resolution, and a recording that opens on noise before the song
+// can be called music from 0 s), or where another track's stretch lies
+// within farSnapSeconds on that side: between two songs in the clear the
+// fingerprint meets its neighbour better than a range edge, and a snap
+// past the next song's found start took its own edge away.
 const (
 	snapSeconds  = 2.5
 	maxSnapShare = 1.0 / 3
 )
+
+// rangeStartsInside reports whether the music range edge lies in starts
+// after the recording's start (see maxSnapShare).
+func rangeStartsInside(music []audio.Range, edge int64) bool {
+	for _, m := range music {
+		if m.StartMs < edge && edge < m.EndMs {
+			return m.StartMs > 0
+		}
+	}
+	return false
+}
+
+// rangeEndsInside reports whether the music range edge lies in ends
+// before lastMs, the query's last hashed frame (see maxSnapShare).
+func rangeEndsInside(music []audio.Range, edge, lastMs int64) bool {
+	for _, m := range music {
+		if m.StartMs < edge && edge < m.EndMs {
+			return m.EndMs < lastMs
+		}
+	}
+	return false
+}
+
+// nearNeighbour reports whether a track's stretch next to out[i] on side
+// dir (−1 before, +1 after) lies within farSnapSeconds of it.
+func nearNeighbour(out []Stretch, i, dir int) bool {
+	j := i + dir
+	if j < 0 || j >= len(out) || out[j].TrackID == "" {
+		return false
+	}
+	gap := out[j].StartMs - out[i].EndMs
+	if dir < 0 {
+		gap = out[i].StartMs - out[j].EndMs
+	}
+	return gap < ms(farSnapSeconds)
+}
 
 // explained is the share of the query's hashed frames over
 // padWindowSeconds from frame edge of ev (dir pointing into the stretch,
