@@ -65,20 +65,17 @@ func conv2D(x, f *value, sh, sw int, same bool, bias []float32, relu bool) *valu
 	out := make([]float32, N*OH*OW*CO)
 	for b := range N {
 		for oh := range OH {
-			for ow := range OW {
+			for ow := 0; ow < OW; {
 				acc := out[((b*OH+oh)*OW+ow)*CO:][:CO]
+				iw0 := ow*sw - padL
 				if bias != nil {
 					copy(acc, bias)
 				}
 				// The filter columns that land inside the input.
-				iw0 := ow*sw - padL
 				kw0, kw1 := max(0, -iw0), min(KW, W-iw0)
-				if kw0 >= kw1 {
-					continue
-				}
 				for kh := range KH {
 					ih := oh*sh + kh - padT
-					if ih < 0 || ih >= H {
+					if ih < 0 || ih >= H || kw0 >= kw1 {
 						continue
 					}
 					xs := x.f[((b*H+ih)*W+iw0+kw0)*C:][:(kw1-kw0)*C]
@@ -94,6 +91,7 @@ func conv2D(x, f *value, sh, sw int, same bool, bias []float32, relu bool) *valu
 						acc[k] = max(v, 0)
 					}
 				}
+				ow++
 			}
 		}
 	}
@@ -117,16 +115,43 @@ func dot(a, b []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// vecMat adds x (len R) times m (R rows of len(acc)) to acc.
+// vecMat adds x (len R) times m (R rows of len(acc)) to acc. Eight
+// output channels at a time are summed in registers over all of x.
 func vecMat(acc, x, m []float32) {
 	co := len(acc)
-	for r, v := range x {
-		if v == 0 {
-			continue
+	c := 0
+	for ; c+8 <= co; c += 8 {
+		var a0, a1, a2, a3, a4, a5, a6, a7 float32
+		for r, v := range x {
+			if v == 0 {
+				continue
+			}
+			w := m[r*co+c:][:8]
+			a0 += v * w[0]
+			a1 += v * w[1]
+			a2 += v * w[2]
+			a3 += v * w[3]
+			a4 += v * w[4]
+			a5 += v * w[5]
+			a6 += v * w[6]
+			a7 += v * w[7]
 		}
-		row := m[r*co:][:co]
-		for c, w := range row {
-			acc[c] += v * w
+		a := acc[c:][:8]
+		a[0] += a0
+		a[1] += a1
+		a[2] += a2
+		a[3] += a3
+		a[4] += a4
+		a[5] += a5
+		a[6] += a6
+		a[7] += a7
+	}
+	for ; c < co; c++ {
+		var a float32
+		for r, v := range x {
+			a += v * m[r*co+c]
 		}
+		acc[c] += a
 	}
 }
+

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/cputime"
 )
 
 // The excerpt testdata/reference.json was computed from (its comment in
@@ -179,7 +180,9 @@ func TestEmbedMatchesTensorFlowJS(t *testing.T) {
 	}
 }
 
-// BenchmarkForward is one window's forward pass (2 s of audio), one core.
+// BenchmarkForward is one window's forward pass (2 s of audio), one core;
+// cpu-ms/window is the process's CPU time (with the GC's), what
+// testdata/node/reference.mjs's BENCH=n prints for TensorFlow.js.
 func BenchmarkForward(b *testing.B) {
 	ref := readReference(b)
 	w := Windows(excerpt(b, ref), 0)[0]
@@ -187,10 +190,11 @@ func BenchmarkForward(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
+	cpu0 := cputime.Self()
 	for b.Loop() {
 		if _, err := net.Run(w); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/window")
 }
