@@ -154,4 +154,3 @@ func vecMat(acc, x, m []float32) {
 		acc[c] += a
 	}
 }
-
