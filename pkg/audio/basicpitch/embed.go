@@ -6,11 +6,12 @@ import (
 )
 
 // Basic Pitch's framing (its inference.js): windows overlap by 30 frames,
-// and each side's 15 are dropped from what a window says.
+// and each side's 15 are dropped from what a window says, so a window
+// stands for WindowStep samples.
 const (
-	overlap = 30 * Hop
-	step    = WindowSamples - overlap
-	trim    = 15
+	overlap    = 30 * Hop
+	WindowStep = WindowSamples - overlap
+	trim       = 15
 )
 
 // DefaultExcerpts is how many evenly spread windows of a track Embed
@@ -25,7 +26,7 @@ func Windows(samples []float32, excerpts int) [][]float32 {
 	padded := make([]float32, overlap/2+len(samples))
 	copy(padded[overlap/2:], samples)
 	var all [][]float32
-	for s := 0; s < len(padded); s += step {
+	for s := 0; s < len(padded); s += WindowStep {
 		w := make([]float32, WindowSamples)
 		copy(w, padded[s:min(s+WindowSamples, len(padded))])
 		all = append(all, w)
