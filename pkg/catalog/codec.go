@@ -43,6 +43,11 @@ const (
 	snapshotFormat = 2
 	// snapshotFormatGzip is format 2's body gzip-compressed.
 	snapshotFormatGzip = 1
+	// snapshotFormatEmbedding is format 2 with each track's AudioEmbedding
+	// after its highlights: uvarint n, then (n > 0) a float32 scale and n
+	// signed bytes, value = byte·scale/127. Written only when some track
+	// has one, so a catalog without embeddings keeps its bytes and version.
+	snapshotFormatEmbedding = 3
 )
 
 // ErrSnapshotFormat is returned for bytes that are not a snapshot of this
@@ -60,11 +65,12 @@ const (
 
 // Encode writes the catalog's snapshot to w.
 func Encode(w io.Writer, c *Catalog) error {
-	body, err := encodeBody(c.contents)
+	format := formatOf(c.contents)
+	body, err := encodeBody(c.contents, format)
 	if err != nil {
 		return err
 	}
-	head := append([]byte(snapshotMagic), snapshotFormat)
+	head := append([]byte(snapshotMagic), format)
 	head = binary.AppendUvarint(head, uint64(len(c.version)))
 	head = append(head, c.version...)
 	if _, err := w.Write(head); err != nil {
@@ -87,7 +93,7 @@ func Decode(r io.Reader) (*Catalog, error) {
 		return nil, ErrSnapshotFormat
 	}
 	format := head[len(snapshotMagic)]
-	if format != snapshotFormat && format != snapshotFormatGzip {
+	if format != snapshotFormat && format != snapshotFormatGzip && format != snapshotFormatEmbedding {
 		return nil, ErrSnapshotFormat
 	}
 	br := &byteReader{r: r}
@@ -104,7 +110,7 @@ func Decode(r io.Reader) (*Catalog, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshotFormat, err)
 	}
 	defer zr.Close()
-	contents, err := decodeBody(bufio.NewReaderSize(zr, 256<<10))
+	contents, err := decodeBody(bufio.NewReaderSize(zr, 256<<10), format)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +148,19 @@ func versionOf(body []byte) string {
 	return hex.EncodeToString(h[:12])
 }
 
-func encodeBody(c Contents) ([]byte, error) {
-	e := &encoder{ids: map[string]uint64{}}
+// formatOf is the format c is written in: with embeddings only when a
+// track has one.
+func formatOf(c Contents) byte {
+	for _, t := range c.Tracks {
+		if len(t.AudioEmbedding) > 0 {
+			return snapshotFormatEmbedding
+		}
+	}
+	return snapshotFormat
+}
+
+func encodeBody(c Contents, format byte) ([]byte, error) {
+	e := &encoder{ids: map[string]uint64{}, embeddings: format == snapshotFormatEmbedding}
 	e.uvarint(uint64(len(c.Tracks)))
 	for _, t := range c.Tracks {
 		e.track(t)
@@ -183,9 +200,10 @@ func encodeBody(c Contents) ([]byte, error) {
 }
 
 type encoder struct {
-	b     []byte
-	ids   map[string]uint64
-	table []string
+	b          []byte
+	ids        map[string]uint64
+	table      []string
+	embeddings bool // write each track's AudioEmbedding (format 3)
 }
 
 func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
@@ -326,14 +344,38 @@ func (e *encoder) track(t *Track) {
 		e.f64(h.Offset)
 		e.f64(h.Duration)
 	}
+	if e.embeddings {
+		e.int8s(t.AudioEmbedding)
+	}
+}
+
+// int8s writes fs as a scale (the largest magnitude) and a signed byte
+// each.
+func (e *encoder) int8s(fs []float32) {
+	e.uvarint(uint64(len(fs)))
+	if len(fs) == 0 {
+		return
+	}
+	var scale float32
+	for _, f := range fs {
+		scale = max(scale, float32(math.Abs(float64(f))))
+	}
+	e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(scale))
+	for _, f := range fs {
+		q := 0.0
+		if scale > 0 {
+			q = math.Round(float64(f / scale * 127))
+		}
+		e.b = append(e.b, byte(int8(q)))
+	}
 }
 
 // maxPart bounds the parts of a body, so a damaged size cannot make the
 // decoder allocate without limit before the CRC would catch it.
 const maxPart = 1 << 31
 
-func decodeBody(r *bufio.Reader) (Contents, error) {
-	d := &decoder{}
+func decodeBody(r *bufio.Reader, format byte) (Contents, error) {
+	d := &decoder{embeddings: format == snapshotFormatEmbedding}
 	if err := d.readParts(r); err != nil {
 		return Contents{}, err
 	}
@@ -374,9 +416,10 @@ func decodeBody(r *bufio.Reader) (Contents, error) {
 }
 
 type decoder struct {
-	b    []byte
-	pool []string // the string table; pool[0] is ""
-	err  error
+	b          []byte
+	pool       []string // the string table; pool[0] is ""
+	err        error
+	embeddings bool // tracks end with their AudioEmbedding (format 3)
 }
 
 func (d *decoder) fail(what string) {
@@ -571,6 +614,28 @@ func (d *decoder) track(t *Track) {
 			t.Highlights[i] = Region{Offset: d.f64(), Duration: d.f64()}
 		}
 	}
+	if d.embeddings {
+		t.AudioEmbedding = d.int8s()
+	}
+}
+
+// int8s reads what encoder.int8s wrote.
+func (d *decoder) int8s() []float32 {
+	n := d.count(1)
+	if n == 0 {
+		return nil
+	}
+	if d.err != nil || len(d.b) < 4+n {
+		d.fail("short embedding")
+		return nil
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(d.b)) / 127
+	out := make([]float32, n)
+	for i, q := range d.b[4 : 4+n] {
+		out[i] = float32(int8(q)) * scale
+	}
+	d.b = d.b[4+n:]
+	return out
 }
 
 // encodeSnapshot returns the snapshot bytes of c.

@@ -50,16 +50,23 @@ var pretrainedGroups = []struct {
 	name     string
 	keys     []string
 	shuffled bool
+	project  int // > 0: all blocks through a basicpitch.Projection of this many components fitted on the demo catalog
 }{
-	{"notes", []string{"note_mean", "note_std", "onset_mean"}, false},
-	{"contour", []string{"contour_mean"}, false},
-	{"hidden", []string{"relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}, false},
-	{"all", allPooled, false},
+	{"notes", []string{"note_mean", "note_std", "onset_mean"}, false, 0},
+	{"contour", []string{"contour_mean"}, false, 0},
+	{"hidden", []string{"relu1_ch", "relu2_ch", "relu3_ch", "relu1_band", "relu2_band", "relu3_band"}, false, 0},
+	{"all", allPooled, false, 0},
 	// The control: "all" given to the wrong tracks. Mixing in a second
 	// cosine narrows the spread of the scores, which alone makes the fixed
 	// metadata term weigh more; what a group gains over its shuffled self
 	// is what the embedding knows.
-	{"all-shuffled", allPooled, true},
+	{"all-shuffled", allPooled, true, 0},
+	// Shippable: a fixed projection (fitted once, on the demo catalog's
+	// embeddings, so the held-out catalog tests it on music it never saw)
+	// to a few components, what by-id can afford to scan at 100k tracks.
+	{"all-pca16", allPooled, false, 16},
+	{"all-pca32", allPooled, false, 32},
+	{"all-pca64", allPooled, false, 64},
 }
 
 // allPooled is every block of the embedding (basicpitch.Blocks).
@@ -126,6 +133,7 @@ func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 			}
 		}
 	}
+	var projections map[int]*basicpitch.Projection // fitted on the first catalog, demo
 	for _, c := range todo {
 		path := c.manifest
 		goPooled := goPooledEmbeddings(b, path)
@@ -138,8 +146,16 @@ func BenchmarkSimilarPrecisionPretrained(b *testing.B) {
 			}
 		}
 		ix := ingestedIndex(b, path)
+		if projections == nil {
+			projections = fitProjections(b, ix, pooled)
+		}
 		for _, g := range pretrainedGroups {
-			emb := pooledEmbeddings(b, ix, pooled, g.keys)
+			var emb [][]float32
+			if g.project > 0 {
+				emb = projectedEmbeddings(b, ix, pooled, projections[g.project])
+			} else {
+				emb = pooledEmbeddings(b, ix, pooled, g.keys)
+			}
 			if g.shuffled {
 				shuffleRows(emb)
 			}
@@ -399,6 +415,85 @@ func pooledEmbeddings(b *testing.B, ix *Index, pooled map[string]pooledTrack, ke
 		if out[i] != nil {
 			out[i] = unit(out[i], 1)
 		}
+	}
+	return out
+}
+
+// projectionEnv, set to a path, makes BenchmarkSimilarPrecisionPretrained
+// write there the projection of projectionDim components it fits on the
+// demo catalog (what pkg/audio/basicpitch embeds).
+const (
+	projectionEnv = "SEARCH_PRETRAINED_WRITE_PROJECTION"
+	projectionDim = 32
+)
+
+// fitProjections fits a basicpitch.Projection of every size the groups
+// name on the embeddings of ix's tracks.
+func fitProjections(b *testing.B, ix *Index, pooled map[string]pooledTrack) map[int]*basicpitch.Projection {
+	var embs [][]float32
+	for _, e := range rawEmbeddings(b, ix, pooled) {
+		if e != nil {
+			embs = append(embs, e)
+		}
+	}
+	out := map[int]*basicpitch.Projection{}
+	for _, g := range pretrainedGroups {
+		if g.project > 0 {
+			p, err := basicpitch.FitProjection(embs, g.project)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out[g.project] = p
+		}
+	}
+	if path := os.Getenv(projectionEnv); path != "" {
+		data, err := out[projectionDim].MarshalBinary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("wrote the %d-component projection fitted on %d tracks to %s", projectionDim, len(embs), path)
+	}
+	return out
+}
+
+// rawEmbeddings returns, per index track, its pooled vector laid out as
+// basicpitch.Blocks; nil for a track without one.
+func rawEmbeddings(b *testing.B, ix *Index, pooled map[string]pooledTrack) [][]float32 {
+	out := make([][]float32, len(ix.tracks))
+	for i, t := range ix.tracks {
+		p, ok := pooled[t.Audio.SHA256]
+		if !ok || !ix.sim.has[i] {
+			continue
+		}
+		e := make([]float32, 0, basicpitch.EmbeddingDim)
+		for _, bl := range basicpitch.Blocks {
+			if len(p[bl.Name]) != bl.Len {
+				b.Fatalf("track %s: %d values of %s", t.ID, len(p[bl.Name]), bl.Name)
+			}
+			for _, x := range p[bl.Name] {
+				e = append(e, float32(x))
+			}
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// projectedEmbeddings is rawEmbeddings through p.
+func projectedEmbeddings(b *testing.B, ix *Index, pooled map[string]pooledTrack, p *basicpitch.Projection) [][]float32 {
+	out := rawEmbeddings(b, ix, pooled)
+	for i, e := range out {
+		if e == nil {
+			continue
+		}
+		y, err := p.Apply(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[i] = y
 	}
 	return out
 }
