@@ -363,9 +363,11 @@ func TestLoaderConcurrentCallers(t *testing.T) {
 }
 
 // TestSnapshotKeepsAudioEmbeddings: tracks' embeddings survive a round trip
-// at 8 bits a value (within half a step of the largest magnitude), the
-// catalog keeps its version, and tracks without one stay without;
-// a catalog with none is written in format 2, as before embeddings.
+// at 8 bits a value (within half a step, at most 1/127 of the largest
+// magnitude), the catalog keeps its version, tracks without one stay
+// without, and a decoded embedding is its own quantization (so ingestion,
+// which quantizes, sees no change on the next run); a catalog with none is
+// written in format 2, as before embeddings.
 func TestSnapshotKeepsAudioEmbeddings(t *testing.T) {
 	c := catalogtest.Contents(3, 0)
 	c.Tracks[0].AudioEmbedding = []float32{0.5, -0.25, 0.1, 0.8, -0.0001}
@@ -394,9 +396,12 @@ func TestSnapshotKeepsAudioEmbeddings(t *testing.T) {
 			t.Fatalf("track %d: embedding %v, want %v", i, have, want.AudioEmbedding)
 		}
 		for k, w := range want.AudioEmbedding {
-			if d := math.Abs(float64(have[k] - w)); d > 0.8/127/2+1e-6 {
+			if d := math.Abs(float64(have[k] - w)); d > 0.8/127+1e-7 {
 				t.Errorf("track %d value %d: %g, want %g", i, k, have[k], w)
 			}
+		}
+		if q := catalog.QuantizeEmbedding(have); !slices.Equal(q, have) {
+			t.Errorf("track %d: decoded %v quantizes to %v", i, have, q)
 		}
 	}
 	var plain bytes.Buffer

@@ -44,9 +44,9 @@ const (
 	// snapshotFormatGzip is format 2's body gzip-compressed.
 	snapshotFormatGzip = 1
 	// snapshotFormatEmbedding is format 2 with each track's AudioEmbedding
-	// after its highlights: uvarint n, then (n > 0) a float32 scale and n
-	// signed bytes, value = byte·scale/127. Written only when some track
-	// has one, so a catalog without embeddings keeps its bytes and version.
+	// after its highlights: uvarint n, then (n > 0) embeddingBytes.
+	// Written only when some track has one, so a catalog without
+	// embeddings keeps its bytes and version.
 	snapshotFormatEmbedding = 3
 )
 
@@ -345,28 +345,15 @@ func (e *encoder) track(t *Track) {
 		e.f64(h.Duration)
 	}
 	if e.embeddings {
-		e.int8s(t.AudioEmbedding)
+		e.embedding(t.AudioEmbedding)
 	}
 }
 
-// int8s writes fs as a scale (the largest magnitude) and a signed byte
-// each.
-func (e *encoder) int8s(fs []float32) {
+// embedding writes fs as embeddingBytes does.
+func (e *encoder) embedding(fs []float32) {
 	e.uvarint(uint64(len(fs)))
-	if len(fs) == 0 {
-		return
-	}
-	var scale float32
-	for _, f := range fs {
-		scale = max(scale, float32(math.Abs(float64(f))))
-	}
-	e.b = binary.LittleEndian.AppendUint32(e.b, math.Float32bits(scale))
-	for _, f := range fs {
-		q := 0.0
-		if scale > 0 {
-			q = math.Round(float64(f / scale * 127))
-		}
-		e.b = append(e.b, byte(int8(q)))
+	if len(fs) > 0 {
+		e.b = append(e.b, embeddingBytes(fs)...)
 	}
 }
 
@@ -615,26 +602,22 @@ func (d *decoder) track(t *Track) {
 		}
 	}
 	if d.embeddings {
-		t.AudioEmbedding = d.int8s()
+		t.AudioEmbedding = d.embedding()
 	}
 }
 
-// int8s reads what encoder.int8s wrote.
-func (d *decoder) int8s() []float32 {
+// embedding reads what encoder.embedding wrote.
+func (d *decoder) embedding() []float32 {
 	n := d.count(1)
 	if n == 0 {
 		return nil
 	}
-	if d.err != nil || len(d.b) < 4+n {
+	if d.err != nil || len(d.b) < 1+n {
 		d.fail("short embedding")
 		return nil
 	}
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(d.b)) / 127
-	out := make([]float32, n)
-	for i, q := range d.b[4 : 4+n] {
-		out[i] = float32(int8(q)) * scale
-	}
-	d.b = d.b[4+n:]
+	out := embeddingFrom(d.b[:1+n])
+	d.b = d.b[1+n:]
 	return out
 }
 

@@ -13,7 +13,18 @@ type simIndex struct {
 	w    []float32 // descriptor weights, applied to rows and queries
 	vecs []float32 // len(tracks)*dim; rows of unanalyzed tracks are zero
 	has  []bool
+
+	// The tracks' AudioEmbeddings, packed the same way (unit rows).
+	embDim int
+	emb    []float32
+	hasEmb []bool
 }
+
+// embeddingShare is the audio embedding's share of by-id's cosine when
+// the seed and a track both have one: (1-m)·cos(features) +
+// m·cos(embedding). Issue 15 item 6 measured m = 0.5 best with the
+// metadata term on the demo and held-out catalogs (README "Search").
+const embeddingShare = 0.5
 
 func newSimIndex(tracks []*catalog.Track) simIndex {
 	dim := 0
@@ -30,7 +41,49 @@ func newSimIndex(tracks []*catalog.Track) simIndex {
 			s.has[i] = true
 		}
 	}
+	for _, t := range tracks { // likewise for the embeddings
+		if len(t.AudioEmbedding) > 0 {
+			s.embDim = len(t.AudioEmbedding)
+			break
+		}
+	}
+	if s.embDim > 0 {
+		s.emb, s.hasEmb = make([]float32, len(tracks)*s.embDim), make([]bool, len(tracks))
+		unitW := ones(s.embDim)
+		for i, t := range tracks {
+			if len(t.AudioEmbedding) == s.embDim && s.has[i] {
+				// Unit again: the snapshot keeps 8 bits a value.
+				copy(s.emb[i*s.embDim:], similarity.Weigh(t.AudioEmbedding, unitW))
+				s.hasEmb[i] = true
+			}
+		}
+	}
 	return s
+}
+
+func ones(n int) []float32 {
+	w := make([]float32, n)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
+}
+
+// mixEmbeddings turns the feature cosines of by-id's seed si (out, NaN
+// for tracks without analysis) into (1-m)·cos(features) +
+// m·cos(embedding), m = embeddingShare, for the tracks that have an
+// embedding when the seed has one; the others keep their feature cosine.
+func (s *simIndex) mixEmbeddings(si int, out []float32) {
+	if s.embDim == 0 || !s.hasEmb[si] {
+		return
+	}
+	d := s.embDim
+	q := s.emb[si*d : (si+1)*d]
+	for i, ok := range s.hasEmb {
+		if ok && !isNaN(out[i]) {
+			out[i] = (1-embeddingShare)*out[i] + embeddingShare*similarity.Dot(q, s.emb[i*d:(i+1)*d:(i+1)*d])
+		}
+	}
 }
 
 // row is track i's vector, nil when it has none.

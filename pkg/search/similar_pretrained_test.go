@@ -508,7 +508,7 @@ func embeddingMixIndex(b *testing.B, ix *Index, emb [][]float32, m float64) *Ind
 	for i, t := range c.Tracks {
 		k := ix.byID[strings.ToLower(t.ID)]
 		cp := *t
-		cp.Features = nil
+		cp.Features, cp.AudioEmbedding = nil, nil // the mix is in Features alone
 		if row := ix.sim.row(int(k)); row != nil && emb[k] != nil {
 			cp.Features = append(unit(row, float32(math.Sqrt(1-m))), unit(emb[k], float32(math.Sqrt(m)))...)
 		}

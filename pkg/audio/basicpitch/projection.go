@@ -2,11 +2,14 @@ package basicpitch
 
 import (
 	"bytes"
+	"context"
+	_ "embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -182,4 +185,43 @@ func (p *Projection) UnmarshalBinary(data []byte) error {
 	}
 	*p = q
 	return nil
+}
+
+// defaultProjection is the Projection TrackEmbedding applies: 32
+// components fitted on the demo catalog's 240 tracks (written by
+// BenchmarkSimilarPrecisionPretrained in package search, with
+// SEARCH_PRETRAINED_WRITE_PROJECTION).
+//
+//go:embed projection.bin
+var defaultProjection []byte
+
+// DefaultProjection decodes the embedded projection once.
+var DefaultProjection = sync.OnceValues(func() (*Projection, error) {
+	var p Projection
+	if err := p.UnmarshalBinary(defaultProjection); err != nil {
+		return nil, err
+	}
+	return &p, nil
+})
+
+// TrackEmbedding is a track's embedding as the catalog keeps it:
+// DefaultExcerpts windows of samples (22,050 Hz mono) through the network,
+// pooled, then through DefaultProjection.
+func TrackEmbedding(ctx context.Context, samples []float32) ([]float32, error) {
+	net, err := Load()
+	if err != nil {
+		return nil, err
+	}
+	p, err := DefaultProjection()
+	if err != nil {
+		return nil, err
+	}
+	emb, err := net.Embed(samples, DefaultExcerpts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return p.Apply(emb)
 }
