@@ -18,4 +18,8 @@
 // Embed frames a track as Basic Pitch's own inference does and pools the
 // activations of a few windows into one vector (EmbeddingDim values) the
 // way testdata/node/embed.mjs, the measurement of issue 15 item 6, did.
+// A Projection (standardization, equal weight per block, principal
+// components; projection.bin was fitted on the demo catalog) shortens it
+// to what the catalog keeps per track and by-id compares:
+// TrackEmbedding, which ingestion calls.
 package basicpitch
