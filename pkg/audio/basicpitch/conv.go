@@ -3,6 +3,8 @@ package basicpitch
 import (
 	"fmt"
 	"slices"
+
+	"musiccatalog/pkg/audio/dsp"
 )
 
 // conv2DNode is Conv2D, and _FusedConv2D with BiasAdd and an optional Relu,
@@ -81,7 +83,7 @@ func conv2D(x, f *value, sh, sw int, same bool, bias []float32, relu bool) *valu
 					xs := x.f[((b*H+ih)*W+iw0+kw0)*C:][:(kw1-kw0)*C]
 					fs := f.f[(kh*KW+kw0)*C*CO:][:(kw1-kw0)*C*CO]
 					if CO == 1 {
-						acc[0] += dot(xs, fs)
+						acc[0] += dsp.Dot(xs, fs)
 						continue
 					}
 					vecMat(acc, xs, fs)
@@ -96,23 +98,6 @@ func conv2D(x, f *value, sh, sw int, same bool, bias []float32, relu bool) *valu
 		}
 	}
 	return &value{shape: []int{N, OH, OW, CO}, f: out}
-}
-
-// dot is the dot product of equal-length a and b.
-func dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	b = b[:len(a)]
-	k := 0
-	for ; k+4 <= len(a); k += 4 {
-		s0 += a[k] * b[k]
-		s1 += a[k+1] * b[k+1]
-		s2 += a[k+2] * b[k+2]
-		s3 += a[k+3] * b[k+3]
-	}
-	for ; k < len(a); k++ {
-		s0 += a[k] * b[k]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // vecMat adds x (len R) times m (R rows of len(acc)) to acc. Eight
