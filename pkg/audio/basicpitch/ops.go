@@ -533,15 +533,19 @@ func stridedSlice(n *node, x, beginV, endV, strideV *value) (*value, error) {
 			}
 			return min(max(v, lo), hi)
 		}
+		// A masked begin or end is the far edge in the stride's direction.
+		b, e = clamp(b), clamp(e)
 		if beginMask&bit != 0 {
-			b = map[bool]int{true: 0, false: dim - 1}[s > 0]
-		} else {
-			b = clamp(b)
+			b = 0
+			if s < 0 {
+				b = dim - 1
+			}
 		}
 		if endMask&bit != 0 {
-			e = map[bool]int{true: dim, false: -1}[s > 0]
-		} else {
-			e = clamp(e)
+			e = dim
+			if s < 0 {
+				e = -1
+			}
 		}
 		count := 0
 		if s > 0 && e > b {

@@ -198,3 +198,17 @@ func BenchmarkForward(b *testing.B) {
 	}
 	b.ReportMetric(float64((cputime.Self()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/window")
 }
+
+func TestRunRejectsOtherWindowLengths(t *testing.T) {
+	net, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := net.Run(make([]float32, WindowSamples-1)); err == nil {
+		t.Error("a window one sample short runs")
+	}
+	// A track shorter than a window is one zero-padded window.
+	if ws := Windows(make([]float32, 1000), DefaultExcerpts); len(ws) != 1 || len(ws[0]) != WindowSamples {
+		t.Errorf("a short track: %d windows", len(ws))
+	}
+}
