@@ -1,6 +1,8 @@
 package search
 
 import (
+	"math"
+
 	"musiccatalog/pkg/catalog"
 	"musiccatalog/pkg/search/similarity"
 )
@@ -49,11 +51,11 @@ func newSimIndex(tracks []*catalog.Track) simIndex {
 	}
 	if s.embDim > 0 {
 		s.emb, s.hasEmb = make([]float32, len(tracks)*s.embDim), make([]bool, len(tracks))
-		unitW := ones(s.embDim)
 		for i, t := range tracks {
 			if len(t.AudioEmbedding) == s.embDim && s.has[i] {
-				// Unit again: the snapshot keeps 8 bits a value.
-				copy(s.emb[i*s.embDim:], similarity.Weigh(t.AudioEmbedding, unitW))
+				row := s.emb[i*s.embDim : (i+1)*s.embDim]
+				copy(row, t.AudioEmbedding)
+				toUnit(row) // again: the snapshot keeps 8 bits a value
 				s.hasEmb[i] = true
 			}
 		}
@@ -61,12 +63,14 @@ func newSimIndex(tracks []*catalog.Track) simIndex {
 	return s
 }
 
-func ones(n int) []float32 {
-	w := make([]float32, n)
-	for i := range w {
-		w[i] = 1
+// toUnit scales v to unit length in place (zeros stay zeros).
+func toUnit(v []float32) {
+	if n := similarity.Dot(v, v); n > 0 {
+		inv := float32(1 / math.Sqrt(float64(n)))
+		for i := range v {
+			v[i] *= inv
+		}
 	}
-	return w
 }
 
 // mixEmbeddings turns the feature cosines of by-id's seed si (out, NaN
