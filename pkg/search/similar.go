@@ -83,9 +83,10 @@ func (s *simIndex) mixEmbeddings(si int, out []float32) {
 	}
 	d := s.embDim
 	q := s.emb[si*d : (si+1)*d]
-	for i, ok := range s.hasEmb {
-		if ok && !isNaN(out[i]) {
-			out[i] = (1-embeddingShare)*out[i] + embeddingShare*similarity.Dot(q, s.emb[i*d:(i+1)*d:(i+1)*d])
+	emb, has := s.emb[:len(s.hasEmb)*d], s.hasEmb[:len(out)]
+	for i, ok := range has {
+		if ok {
+			out[i] = (1-embeddingShare)*out[i] + embeddingShare*similarity.Dot(q, emb[i*d:(i+1)*d:(i+1)*d])
 		}
 	}
 }
