@@ -184,3 +184,47 @@ func BenchmarkSnapshotGob50k(b *testing.B) {
 	report()
 	b.ReportMetric(float64(len(data))/1e6, "MB-snapshot")
 }
+
+// BenchmarkSnapshotEmbeddingBytes is what tracks' audio embeddings (32
+// values, basicpitch's projection) add to a snapshot: the bytes of 10k
+// tracks of bigContents without and with them (random unit vectors, which
+// compress no better than real ones), per 10k tracks.
+//
+//	go test -run '^$' -bench SnapshotEmbeddingBytes -benchtime 1x ./pkg/catalog/
+func BenchmarkSnapshotEmbeddingBytes(b *testing.B) {
+	const n, dim = 10_000, 32
+	r := rand.New(rand.NewPCG(15, 6))
+	size := func(embed bool) int {
+		c := bigContents()
+		c.Segments = nil
+		c.Tracks = make([]*catalog.Track, n)
+		for i, t := range bigContents().Tracks[:n] {
+			cp := *t
+			cp.AudioEmbedding = nil
+			if embed {
+				v := make([]float32, dim)
+				for k := range v {
+					v[k] = float32(r.NormFloat64() / 5.66)
+				}
+				cp.AudioEmbedding = catalog.QuantizeEmbedding(v)
+			}
+			c.Tracks[i] = &cp
+		}
+		cat, err := catalog.New(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := catalog.Encode(&buf, cat); err != nil {
+			b.Fatal(err)
+		}
+		return buf.Len()
+	}
+	var without, with int
+	for b.Loop() {
+		without, with = size(false), size(true)
+	}
+	b.ReportMetric(float64(without), "bytes-without")
+	b.ReportMetric(float64(with), "bytes-with")
+	b.ReportMetric(float64(with-without)/n, "bytes-per-track")
+}

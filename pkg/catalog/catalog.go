@@ -145,6 +145,12 @@ type Track struct {
 	// Energy is the overall energy in [0, 1] when analyzed.
 	Energy     float64
 	Highlights []Region
+	// AudioEmbedding is what a pretrained model (Spotify's Basic Pitch,
+	// package basicpitch: its pooled activations through a fixed
+	// projection) hears in the audio, at unit length; by-id mixes its
+	// cosine with that of Features. Nil for tracks analyzed without it.
+	// Snapshots keep it at 8 bits a value.
+	AudioEmbedding []float32
 }
 
 // HasStems reports whether the track has separately playable stems.
@@ -218,7 +224,7 @@ func New(c Contents) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := encodeBody(c)
+	body, err := encodeBody(c, formatOf(c))
 	if err != nil {
 		return nil, err
 	}

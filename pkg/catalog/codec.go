@@ -43,6 +43,11 @@ const (
 	snapshotFormat = 2
 	// snapshotFormatGzip is format 2's body gzip-compressed.
 	snapshotFormatGzip = 1
+	// snapshotFormatEmbedding is format 2 with each track's AudioEmbedding
+	// after its highlights: uvarint n, then (n > 0) embeddingBytes.
+	// Written only when some track has one, so a catalog without
+	// embeddings keeps its bytes and version.
+	snapshotFormatEmbedding = 3
 )
 
 // ErrSnapshotFormat is returned for bytes that are not a snapshot of this
@@ -60,11 +65,12 @@ const (
 
 // Encode writes the catalog's snapshot to w.
 func Encode(w io.Writer, c *Catalog) error {
-	body, err := encodeBody(c.contents)
+	format := formatOf(c.contents)
+	body, err := encodeBody(c.contents, format)
 	if err != nil {
 		return err
 	}
-	head := append([]byte(snapshotMagic), snapshotFormat)
+	head := append([]byte(snapshotMagic), format)
 	head = binary.AppendUvarint(head, uint64(len(c.version)))
 	head = append(head, c.version...)
 	if _, err := w.Write(head); err != nil {
@@ -87,7 +93,7 @@ func Decode(r io.Reader) (*Catalog, error) {
 		return nil, ErrSnapshotFormat
 	}
 	format := head[len(snapshotMagic)]
-	if format != snapshotFormat && format != snapshotFormatGzip {
+	if format != snapshotFormat && format != snapshotFormatGzip && format != snapshotFormatEmbedding {
 		return nil, ErrSnapshotFormat
 	}
 	br := &byteReader{r: r}
@@ -104,7 +110,7 @@ func Decode(r io.Reader) (*Catalog, error) {
 		return nil, fmt.Errorf("%w: %v", ErrSnapshotFormat, err)
 	}
 	defer zr.Close()
-	contents, err := decodeBody(bufio.NewReaderSize(zr, 256<<10))
+	contents, err := decodeBody(bufio.NewReaderSize(zr, 256<<10), format)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +148,19 @@ func versionOf(body []byte) string {
 	return hex.EncodeToString(h[:12])
 }
 
-func encodeBody(c Contents) ([]byte, error) {
-	e := &encoder{ids: map[string]uint64{}}
+// formatOf is the format c is written in: with embeddings only when a
+// track has one.
+func formatOf(c Contents) byte {
+	for _, t := range c.Tracks {
+		if len(t.AudioEmbedding) > 0 {
+			return snapshotFormatEmbedding
+		}
+	}
+	return snapshotFormat
+}
+
+func encodeBody(c Contents, format byte) ([]byte, error) {
+	e := &encoder{ids: map[string]uint64{}, embeddings: format == snapshotFormatEmbedding}
 	e.uvarint(uint64(len(c.Tracks)))
 	for _, t := range c.Tracks {
 		e.track(t)
@@ -183,9 +200,10 @@ func encodeBody(c Contents) ([]byte, error) {
 }
 
 type encoder struct {
-	b     []byte
-	ids   map[string]uint64
-	table []string
+	b          []byte
+	ids        map[string]uint64
+	table      []string
+	embeddings bool // write each track's AudioEmbedding (format 3)
 }
 
 func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
@@ -326,14 +344,25 @@ func (e *encoder) track(t *Track) {
 		e.f64(h.Offset)
 		e.f64(h.Duration)
 	}
+	if e.embeddings {
+		e.embedding(t.AudioEmbedding)
+	}
+}
+
+// embedding writes fs as embeddingBytes does.
+func (e *encoder) embedding(fs []float32) {
+	e.uvarint(uint64(len(fs)))
+	if len(fs) > 0 {
+		e.b = append(e.b, embeddingBytes(fs)...)
+	}
 }
 
 // maxPart bounds the parts of a body, so a damaged size cannot make the
 // decoder allocate without limit before the CRC would catch it.
 const maxPart = 1 << 31
 
-func decodeBody(r *bufio.Reader) (Contents, error) {
-	d := &decoder{}
+func decodeBody(r *bufio.Reader, format byte) (Contents, error) {
+	d := &decoder{embeddings: format == snapshotFormatEmbedding}
 	if err := d.readParts(r); err != nil {
 		return Contents{}, err
 	}
@@ -374,9 +403,10 @@ func decodeBody(r *bufio.Reader) (Contents, error) {
 }
 
 type decoder struct {
-	b    []byte
-	pool []string // the string table; pool[0] is ""
-	err  error
+	b          []byte
+	pool       []string // the string table; pool[0] is ""
+	err        error
+	embeddings bool // tracks end with their AudioEmbedding (format 3)
 }
 
 func (d *decoder) fail(what string) {
@@ -571,6 +601,24 @@ func (d *decoder) track(t *Track) {
 			t.Highlights[i] = Region{Offset: d.f64(), Duration: d.f64()}
 		}
 	}
+	if d.embeddings {
+		t.AudioEmbedding = d.embedding()
+	}
+}
+
+// embedding reads what encoder.embedding wrote.
+func (d *decoder) embedding() []float32 {
+	n := d.count(1)
+	if n == 0 {
+		return nil
+	}
+	if d.err != nil || len(d.b) < 1+n {
+		d.fail("short embedding")
+		return nil
+	}
+	out := embeddingFrom(d.b[:1+n])
+	d.b = d.b[1+n:]
+	return out
 }
 
 // encodeSnapshot returns the snapshot bytes of c.

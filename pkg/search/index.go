@@ -280,6 +280,9 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 	buf := ix.cosines(vec, false)
 	defer ix.release(buf)
 	scores := *buf
+	if vec != nil {
+		ix.sim.mixEmbeddings(si, scores)
+	}
 	sh := ix.hot[si]
 	sharesMood := func(c int32) bool { return c != 0 && (c == sh.mood || c == sh.mood2) }
 	for i := range scores {

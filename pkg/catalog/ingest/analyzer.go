@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
 	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/basicpitch"
 	"musiccatalog/pkg/audio/features"
 	"musiccatalog/pkg/audio/highlights"
 	"musiccatalog/pkg/catalog"
@@ -18,6 +20,9 @@ type Analysis struct {
 	Vector     []float32        `json:"vector,omitempty"` // raw similarity descriptors
 	Energy     float64          `json:"energy,omitempty"` // overall, in [0, 1]
 	Highlights []catalog.Region `json:"highlights,omitempty"`
+	// Embedding is an Embedder's view of the audio (catalog.Track's
+	// AudioEmbedding); nil without one.
+	Embedding []float32 `json:"embedding,omitempty"`
 }
 
 // Analyzer is the audio engine's view of a track: the seam where tempo, key,
@@ -31,15 +36,36 @@ type Analyzer interface {
 	Analyze(ctx context.Context, pcm audio.PCM) (Analysis, error)
 }
 
+// Embedder is an Analyzer that also embeds a track's audio with a
+// pretrained model, which takes the audio at its own rate: ingestion
+// decodes it again at EmbeddingRate when that is not the analysis rate.
+// Its embeddings are cached with the analysis, under the Analyzer's
+// Version.
+type Embedder interface {
+	Analyzer
+	EmbeddingRate() int
+	Embed(ctx context.Context, pcm audio.PCM) ([]float32, error)
+}
+
 // Engine is the Analyzer of the audio engine: features.Analyze for tempo,
-// key, loudness and the descriptor vector, highlights.FindIn for the hooks.
+// key, loudness and the descriptor vector, highlights.FindIn for the hooks;
+// and the Embedder of Spotify's Basic Pitch (basicpitch.TrackEmbedding).
 type Engine struct{}
 
-var _ Analyzer = Engine{}
+var _ Embedder = Engine{}
 
-// engineVersion must change whenever package features or highlights
-// changes what it computes, so that cached analyses are redone.
-const engineVersion = "engine-1"
+// engineVersion must change whenever package features, highlights or
+// basicpitch changes what it computes, so that cached analyses are redone.
+const engineVersion = "engine-2"
+
+func (Engine) EmbeddingRate() int { return basicpitch.SampleRate }
+
+func (Engine) Embed(ctx context.Context, pcm audio.PCM) ([]float32, error) {
+	if pcm.Rate != basicpitch.SampleRate {
+		return nil, fmt.Errorf("embed: audio at %d Hz, want %d", pcm.Rate, basicpitch.SampleRate)
+	}
+	return basicpitch.TrackEmbedding(ctx, pcm.Samples)
+}
 
 func (Engine) Version() string { return engineVersion }
 

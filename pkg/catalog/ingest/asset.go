@@ -239,6 +239,7 @@ func (rec *record) complete() {
 			}
 		}
 		t.Vector, t.Energy, t.Highlights = an.Vector, an.Energy, an.Highlights
+		t.AudioEmbedding = catalog.QuantizeEmbedding(an.Embedding) // as its snapshot will have it
 	}
 	t.Stems = slices.Clone(t.Stems)
 	for i := range t.Stems {
@@ -305,6 +306,9 @@ func (w *worker) measure(ctx context.Context, f *file, src manifest.Source) erro
 			cache := true
 			if version != noAnalysis {
 				an, err := r.opts.Analyzer.Analyze(ctx, pcm)
+				if err == nil {
+					an.Embedding, err = w.embed(ctx, path, pcm)
+				}
 				if err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
@@ -364,23 +368,53 @@ func (w *worker) measure(ctx context.Context, f *file, src manifest.Source) erro
 // particular rate. Anything else, and WAV flavours ReadWAV does not know,
 // goes through the Decoder.
 func (w *worker) decode(ctx context.Context, path string, analyze bool) (audio.PCM, error) {
+	rate := 0 // a WAV's own
+	if analyze {
+		rate = w.r.opts.Decoder.SampleRate
+		if rate <= 0 {
+			rate = audio.DefaultSampleRate
+		}
+	}
+	return w.decodeAt(ctx, path, rate, w.r.opts.Decoder)
+}
+
+// decodeAt decodes the audio at path at rate (0: a WAV's own rate, else
+// the decoder's), reading WAVs in Go and the rest with ffmpeg.
+func (w *worker) decodeAt(ctx context.Context, path string, rate int, d decode.Decoder) (audio.PCM, error) {
 	if strings.EqualFold(filepath.Ext(path), ".wav") {
 		if pcm, err := readWAV(path); err == nil && len(pcm.Samples) > 0 {
-			if !analyze {
-				return pcm, nil
-			}
-			rate := w.r.opts.Decoder.SampleRate
 			if rate <= 0 {
-				rate = audio.DefaultSampleRate
+				return pcm, nil
 			}
 			return dsp.Resample(pcm, rate), nil
 		}
 	}
-	pcm, err := w.r.opts.Decoder.DecodeFile(ctx, path)
+	if rate > 0 {
+		d.SampleRate = rate
+	}
+	pcm, err := d.DecodeFile(ctx, path)
 	if err != nil && decode.Code(err) != "" {
 		return pcm, inputError{err}
 	}
 	return pcm, err
+}
+
+// embed returns the analyzer's embedding of a track (Embedder), nil when
+// it has none. A model with its own sample rate gets the audio decoded
+// again at that rate (pcm, at the analysis rate, would have lost the
+// octave above it).
+func (w *worker) embed(ctx context.Context, path string, pcm audio.PCM) ([]float32, error) {
+	e, ok := w.r.opts.Analyzer.(Embedder)
+	if !ok {
+		return nil, nil
+	}
+	if rate := e.EmbeddingRate(); rate != pcm.Rate {
+		var err error
+		if pcm, err = w.decodeAt(ctx, path, rate, w.r.opts.Decoder); err != nil {
+			return nil, err
+		}
+	}
+	return e.Embed(ctx, pcm)
 }
 
 func readWAV(path string) (audio.PCM, error) {

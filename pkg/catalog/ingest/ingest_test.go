@@ -155,6 +155,14 @@ func TestIngestDemoCatalog(t *testing.T) {
 		if tr.Name != want.Name || *tr.Tempo != *want.Tempo || tr.Length < 18 || tr.Length > 42 {
 			t.Errorf("track %d: %q %v BPM %d s; manifest says %q %v BPM", i, tr.Name, *tr.Tempo, tr.Length, want.Name, *want.Tempo)
 		}
+		// The Basic Pitch embedding, through the snapshot's 8 bits.
+		var norm float64
+		for _, v := range tr.AudioEmbedding {
+			norm += float64(v) * float64(v)
+		}
+		if len(tr.AudioEmbedding) != 32 || math.Abs(norm-1) > 0.02 {
+			t.Errorf("track %d: embedding of %d values, norm² %.3f", i, len(tr.AudioEmbedding), norm)
+		}
 		for _, a := range append([]catalog.AudioRef{tr.Audio}, stemAudio(tr)...) {
 			if _, err := bs.Head(t.Context(), a.MP3Key); err != nil {
 				t.Errorf("mp3 of %s: %v", tr.Name, err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/dsp"
 	"musiccatalog/pkg/audio/features"
 	"musiccatalog/pkg/catalog"
 )
@@ -69,22 +70,8 @@ func Weigh(v, w []float32) []float32 {
 	return out
 }
 
-// Dot is unrolled by four: the scan is the whole cost of by-id.
-func Dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
+// Dot is dsp.Dot: the scan is the whole cost of by-id.
+func Dot(a, b []float32) float32 { return dsp.Dot(a, b) }
 
 // Similar returns up to n tracks of cat most similar to seed (a vector in
 // the snapshot's standardized feature space, e.g. a catalog track's
