@@ -16,10 +16,84 @@ const (
 	probeForbidTop = 3
 )
 
+// Reasons of the known misses: categories written for them in lexicon
+// round 3 and measured on the judged and tuning sets, not kept (README,
+// Search, "Lexicon round 3").
+const (
+	rCelebrations = "celebrations, holidays and life events written in lexicon round 3, measured and not kept (family milestones: sum of the six sets -0.0033; religious and cultural holidays: -0.0040; national days, Christmas, Halloween: -0.0006)"
+	rVoices       = "voices, ensembles and instruments in lay words written in lexicon round 3, measured and not kept (sum -0.0011, tuning4 -0.0017)"
+)
+
 // knownProbeMisses are probes that stay read wrong, with the reason; the
 // test reports them and fails if one starts to pass (so the list stays
 // honest).
-var knownProbeMisses = map[string]string{}
+var knownProbeMisses = map[string]string{
+	"gender reveal party":                    rCelebrations,
+	"first birthday party":                   rCelebrations,
+	"jewish wedding hora":                    rCelebrations,
+	"funeral procession":                     rCelebrations,
+	"moving into our first house":            rCelebrations,
+	"soldier comes home surprise":            rCelebrations,
+	"japanese tea ceremony":                  rCelebrations,
+	"vow renewal on the beach":               rCelebrations,
+	"christmas eve by the fire":              rCelebrations,
+	"trick or treating":                      rCelebrations,
+	"easter sunday service":                  rCelebrations,
+	"easter egg hunt":                        rCelebrations,
+	"ramadan iftar":                          rCelebrations,
+	"dragon dance":                           rCelebrations,
+	"oktoberfest beer tent":                  rCelebrations,
+	"independence day parade":                rCelebrations,
+	"father's day tribute":                   rCelebrations,
+	"day of the dead":                        rCelebrations,
+	"burning man":                            rCelebrations,
+	"songkran water fight":                   rCelebrations,
+	"swedish midsummer":                      rCelebrations,
+	"harvest festival":                       rCelebrations,
+	"remembrance sunday":                     rCelebrations,
+	"memorial day parade":                    rCelebrations,
+	"pride parade":                           rCelebrations,
+	"earth day campaign":                     rCelebrations,
+	"gospel choir":                           rVoices,
+	"kids choir":                             rVoices,
+	"boy band":                               rVoices,
+	"girl group":                             rVoices,
+	"humming":                                rVoices,
+	"taiko drums":                            rVoices,
+	"female rapper":                          rVoices,
+	"brass fanfare":                          rVoices,
+	"xylophone":                              rVoices,
+	"accordion":                              rVoices,
+	"theremin":                               rVoices,
+	"koto":                                   rVoices,
+	"foggy morning":                          "weather and seasons written in lexicon round 3, measured and not kept (tuning5 -0.0035, sum of the six sets -0.0021)",
+	"blue hour over the city":                "weather and seasons written in lexicon round 3, measured and not kept (tuning5 -0.0035, sum of the six sets -0.0021)",
+	"rainy day in the city":                  "weather and seasons written in lexicon round 3, measured and not kept (tuning5 -0.0035, sum of the six sets -0.0021)",
+	"late summer evening":                    "weather and seasons written in lexicon round 3, measured and not kept (tuning5 -0.0035, sum of the six sets -0.0021)",
+	"cold grey morning":                      "weather and seasons written in lexicon round 3, measured and not kept (tuning5 -0.0035, sum of the six sets -0.0021)",
+	"spring is here":                         "weather and seasons written in lexicon round 3, measured and not kept (tuning5 -0.0035, sum of the six sets -0.0021)",
+	"new york rush hour":                     "commutes, workplaces and the Celtic countries written in lexicon round 3, measured and not kept (sum -0.0004)",
+	"road rage":                              "commutes, workplaces and the Celtic countries written in lexicon round 3, measured and not kept (sum -0.0004)",
+	"irish countryside":                      "commutes, workplaces and the Celtic countries written in lexicon round 3, measured and not kept (sum -0.0004)",
+	"coworking space":                        "commutes, workplaces and the Celtic countries written in lexicon round 3, measured and not kept (sum -0.0004)",
+	"heart of gold":                          "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"overwhelmed with joy":                   "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"feeling invincible":                     "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"existential crisis":                     "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"feeling lost":                           "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"cozy and content":                       "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"a weight off my shoulders":              "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"triumph over adversity":                 "everyday feeling phrases written in lexicon round 3, measured and not kept (tuning4 -0.0028, sum -0.0029)",
+	"smartphone review":                      "product, platform and campaign verticals written in lexicon round 3, measured and not kept (sum -0.0001)",
+	"saas explainer video":                   "product, platform and campaign verticals written in lexicon round 3, measured and not kept (sum -0.0001)",
+	"streetwear drop":                        "product, platform and campaign verticals written in lexicon round 3, measured and not kept (sum -0.0001)",
+	"crowdfunding campaign video":            "product, platform and campaign verticals written in lexicon round 3, measured and not kept (sum -0.0001)",
+	"fast food commercial":                   "product, platform and campaign verticals written in lexicon round 3, measured and not kept (sum -0.0001)",
+	"surprise 50th birthday":                 rCelebrations,
+	"the hero walks away from the explosion": "\"walks away\" reads calm; no category written for it",
+	"tennis match point":                     "\"tennis match\" (a WordNet phrase) is read before \"match point\" (tense)",
+	"slow build to a big drop":               "round 3's \"slow build\" (a cinematic build) outweighs the drop; an EDM build-up needs the pair read together",
+}
 
 type probe struct {
 	text       string
