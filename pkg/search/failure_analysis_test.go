@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -56,7 +57,7 @@ func TestFailureAnalysis(t *testing.T) {
 			if per[qi] >= failNDCG {
 				continue
 			}
-			class := analyseQuery(t, ix, q, per[qi])
+			class := analyseQuery(t, ix, q, per[qi], false)
 			counts[set.name+" "+class]++
 			counts["all "+class]++
 		}
@@ -73,8 +74,9 @@ func TestFailureAnalysis(t *testing.T) {
 	}
 }
 
-// analyseQuery prints one failing query and returns its class.
-func analyseQuery(t *testing.T, ix *Index, q evalQuery, final float64) string {
+// analyseQuery prints one failing query (unless quiet) and returns its
+// class.
+func analyseQuery(t *testing.T, ix *Index, q evalQuery, final float64, quiet bool) string {
 	ctx := t.Context()
 	n := len(ix.tracks)
 	qq := ix.correct(Understand(q.text, 0))
@@ -231,7 +233,9 @@ func analyseQuery(t *testing.T, ix *Index, q evalQuery, final float64) string {
 		class += blameWord(t, ix, q, final, &b)
 	}
 	fmt.Fprintf(&b, "  class %s\n", class)
-	t.Log(b.String())
+	if !quiet {
+		t.Log(b.String())
+	}
 	return class
 }
 
@@ -311,4 +315,31 @@ func topKeys(m map[string]int, k int) string {
 		parts = append(parts, fmt.Sprintf("%s×%d", x.k, x.v))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// failureClassesHeldoutEnv runs TestFailureClassesHeldout: the class counts
+// of the held-out set's queries below failNDCG, and nothing else – no query,
+// word or track – so that the lead can tell which kind of failure the
+// held-out set has without anyone reading it while tuning.
+const failureClassesHeldoutEnv = "SEARCH_FAILURE_CLASSES_HELDOUT"
+
+func TestFailureClassesHeldout(t *testing.T) {
+	if os.Getenv(failureClassesHeldoutEnv) != "1" {
+		t.Skip("set " + failureClassesHeldoutEnv + "=1")
+	}
+	svc, qs := heldoutSet(t)
+	ix, err := svc.Index(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := evalByText(t, svc, qs)
+	counts := map[string]int{}
+	for qi, q := range qs {
+		if per[qi] < failNDCG {
+			counts[analyseQuery(t, ix, q, per[qi], true)]++
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		t.Logf("held-out class %-22s %d", k, counts[k])
+	}
 }
