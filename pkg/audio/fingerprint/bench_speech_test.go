@@ -31,6 +31,12 @@ import (
 //
 // Songs (in-index tracks in name order) and voices (audiotest.Voices) are
 // split by audiotest.TuningHalf; every figure is given for both halves.
+// AUDIO_BENCH_EXTRA_MUSIC=DIR (e.g. /usr/share/hyperrogue/music, Debian's
+// hyperrogue-music: 14 decodable tracks by other composers, 12 of them at
+// least 60 s) indexes that music too and adds a third pool, "fresh": its
+// songs under the held-out voices – music no tuning has heard, the way a
+// partner's videos carry music the team never listened to
+// (AUDIO_BENCH_HALF=fresh runs it alone).
 // AUDIO_BENCH_SPEECH sets the narrated videos per half and level (default
 // 12), and the intro timelines per half (the same number).
 // AUDIO_BENCH_LEVELS replaces the levels (comma-separated dB, e.g.
@@ -64,13 +70,21 @@ func benchLevels(tb testing.TB) []float64 {
 func benchHalves(tb testing.TB) []int {
 	switch v := os.Getenv("AUDIO_BENCH_HALF"); v {
 	case "":
+		if extraFrom > 0 {
+			return []int{0, 1, 2}
+		}
 		return []int{0, 1}
 	case halfNames[0]:
 		return []int{0}
 	case halfNames[1]:
 		return []int{1}
+	case halfNames[2]:
+		if extraFrom == 0 {
+			tb.Fatalf("AUDIO_BENCH_HALF=%s needs AUDIO_BENCH_EXTRA_MUSIC", halfNames[2])
+		}
+		return []int{2}
 	default:
-		tb.Fatalf("AUDIO_BENCH_HALF=%q: want %q or %q", v, halfNames[0], halfNames[1])
+		tb.Fatalf("AUDIO_BENCH_HALF=%q: want %q, %q or %q", v, halfNames[0], halfNames[1], halfNames[2])
 		return nil
 	}
 }
@@ -115,7 +129,7 @@ const defaultNarrLead = 5.0
 // into the two halves.
 func halfSets(tracks []benchTrack) (songs, voices [2][]int) {
 	for i, t := range tracks {
-		if heldOut(i) || t.pcm.Seconds() < 60 {
+		if heldOut(i) || extraFrom > 0 && i >= extraFrom || t.pcm.Seconds() < 60 {
 			continue
 		}
 		songs[halfOf(i)] = append(songs[halfOf(i)], i)
@@ -133,7 +147,25 @@ func halfOf(i int) int {
 	return 1
 }
 
-var halfNames = [2]string{"tuning", "held-out"}
+// halfNames names the halves, and the third pool of speechPools.
+var halfNames = [3]string{"tuning", "held-out", "fresh"}
+
+// speechPools are the two halves and, with AUDIO_BENCH_EXTRA_MUSIC, a third
+// pool: the extra songs (at least 60 s) under the held-out voices – music no
+// tuning has heard, as partners' videos carry.
+func speechPools(tracks []benchTrack) (songs, voices [3][]int) {
+	s, v := halfSets(tracks)
+	songs[0], songs[1], voices[0], voices[1] = s[0], s[1], v[0], v[1]
+	if extraFrom > 0 {
+		for i := extraFrom; i < len(tracks); i++ {
+			if tracks[i].pcm.Seconds() >= 60 {
+				songs[2] = append(songs[2], i)
+			}
+		}
+		voices[2] = v[1]
+	}
+	return songs, voices
+}
 
 // overlay adds voice into music starting at (seconds), the voice scaled so
 // that the music's RMS over the overlap is levelDB relative to the voice's.
@@ -242,10 +274,10 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 	audiotest.RequireEspeak(tb)
 	n := envInt("AUDIO_BENCH_SPEECH", 12)
 	seed := uint64(envInt("AUDIO_BENCH_SPEECH_SEED", 0))
-	songs, voices := halfSets(tracks)
+	songs, voices := speechPools(tracks)
 	qfp := fingerprint.New(fingerprint.QueryOptions)
-	fmt.Fprintf(report, "music under narration (espeak-ng; songs %d/%d, voices %d/%d per half), %d videos per half and level:\n",
-		len(songs[0]), len(songs[1]), len(voices[0]), len(voices[1]), n)
+	fmt.Fprintf(report, "music under narration (espeak-ng; songs %d/%d/%d, voices %d/%d/%d per pool), %d videos per pool and level:\n",
+		len(songs[0]), len(songs[1]), len(songs[2]), len(voices[0]), len(voices[1]), len(voices[2]), n)
 	for _, level := range benchLevels(tb) {
 		for _, h := range benchHalves(tb) {
 			r := rand.New(rand.NewPCG(uint64(h+1)+seed<<16, uint64(-level)))

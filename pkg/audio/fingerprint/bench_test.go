@@ -48,8 +48,13 @@ type benchTrack struct {
 }
 
 // heldOut marks the out-of-index tracks for the false-positive measurement:
-// every seventh track in name order, starting with the fourth.
-func heldOut(i int) bool { return i%7 == 3 }
+// every seventh wesnoth track in name order, starting with the fourth (the
+// extra music of AUDIO_BENCH_EXTRA_MUSIC is always indexed).
+func heldOut(i int) bool { return (extraFrom == 0 || i < extraFrom) && i%7 == 3 }
+
+// extraFrom is the index of the first extra track loadTracks appended
+// (AUDIO_BENCH_EXTRA_MUSIC), 0 when there are none.
+var extraFrom int
 
 func requireMusic(tb testing.TB) []string {
 	tb.Helper()
@@ -106,7 +111,36 @@ func writeF32(path string, s []float32) error {
 }
 
 func loadTracks(tb testing.TB) []benchTrack {
-	return loadPaths(tb, requireMusic(tb))
+	tracks := loadPaths(tb, requireMusic(tb))
+	if extra := loadExtra(tb); len(extra) > 0 {
+		extraFrom = len(tracks)
+		tracks = append(tracks, extra...)
+	}
+	return tracks
+}
+
+// loadExtra loads the .ogg files of AUDIO_BENCH_EXTRA_MUSIC (a directory of
+// music never used in tuning, e.g. /usr/share/hyperrogue/music from Debian's
+// hyperrogue-music), in name order; files that do not decode are skipped.
+// They are indexed and form the narration benchmark's third pool, "fresh"
+// (see freshPool).
+func loadExtra(tb testing.TB) []benchTrack {
+	dir := os.Getenv("AUDIO_BENCH_EXTRA_MUSIC")
+	if dir == "" {
+		return nil
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.ogg"))
+	sort.Strings(paths)
+	var ok []string
+	for _, p := range paths {
+		if err := exec.Command("ffprobe", "-v", "error", p).Run(); err == nil {
+			ok = append(ok, p)
+		}
+	}
+	if len(ok) == 0 {
+		tb.Fatalf("AUDIO_BENCH_EXTRA_MUSIC=%s: no decodable .ogg", dir)
+	}
+	return loadPaths(tb, ok)
 }
 
 // loadNamed loads whole tracks by name (without .ogg), in the given order.
