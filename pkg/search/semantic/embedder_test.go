@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -17,18 +16,8 @@ func top(t *testing.T, e *Embedder, text string, n int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] > v[idx[b]] })
-	var out []string
-	for _, i := range idx[:min(n, len(idx))] {
-		if v[i] > 0 {
-			out = append(out, e.Anchors()[i])
-		}
-	}
-	return out
+	r := rankedAnchors(e, v)
+	return r[:min(n, len(r))]
 }
 
 // TestLexiconChecksum: the embedded lexicon is the one whose checksum the
