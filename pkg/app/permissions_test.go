@@ -159,6 +159,11 @@ func (b recordingBlob) Get(ctx context.Context, key string) (io.ReadCloser, blob
 	return b.Store.Get(ctx, key)
 }
 
+func (b recordingBlob) GetRange(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
+	record(ctx, objGet, listing)
+	return b.Store.GetRange(ctx, key, offset, length)
+}
+
 func (b recordingBlob) Head(ctx context.Context, key string) (blob.Attrs, error) {
 	record(ctx, objGet, listing)
 	return b.Store.Head(ctx, key)

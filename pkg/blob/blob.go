@@ -30,6 +30,11 @@ type Store interface {
 	Put(ctx context.Context, key string, r io.Reader, size int64, contentType string) error
 	// Get streams the object; the caller closes the reader.
 	Get(ctx context.Context, key string) (io.ReadCloser, Attrs, error)
+	// GetRange streams length bytes of the object from offset (fewer at the
+	// object's end; none when offset is at or past it); the caller closes
+	// the reader. ErrNotFound when the object does not exist. offset must be
+	// >= 0 and length > 0.
+	GetRange(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error)
 	// Head returns the attributes or ErrNotFound.
 	Head(ctx context.Context, key string) (Attrs, error)
 	// Delete removes the object; deleting a missing key is not an error.

@@ -3,6 +3,7 @@ package blob
 import (
 	"errors"
 	"fmt"
+	"math"
 	"mime"
 	"strings"
 	"time"
@@ -40,6 +41,15 @@ func ValidateKey(key string) error {
 		if !validSegment(seg) {
 			return fmt.Errorf("%w: key %q: segments must be non-empty and not %q or %q", ErrInvalid, key, ".", "..")
 		}
+	}
+	return nil
+}
+
+// ValidateRange checks the range of Store.GetRange: offset >= 0, length >
+// 0, and an end that an int64 can hold (so offset+length never overflows).
+func ValidateRange(offset, length int64) error {
+	if offset < 0 || length <= 0 || length > math.MaxInt64-offset {
+		return fmt.Errorf("%w: range of %d bytes from offset %d: want offset >= 0, length > 0 and offset+length within int64", ErrInvalid, length, offset)
 	}
 	return nil
 }

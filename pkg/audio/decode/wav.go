@@ -59,67 +59,106 @@ func WAVBytes(p audio.PCM) []byte {
 // dsp.Resample when another is needed.
 func ReadWAV(r io.Reader) (audio.PCM, error) {
 	br := bufio.NewReader(r)
-	var riff [12]byte
-	if _, err := io.ReadFull(br, riff[:]); err != nil || string(riff[0:4]) != "RIFF" || string(riff[8:12]) != "WAVE" {
-		return audio.PCM{}, fmt.Errorf("read wav: not a RIFF/WAVE file: %w", ErrCorrupt)
+	l, err := ReadWAVLayout(br)
+	if err != nil {
+		return audio.PCM{}, err
 	}
-	var format, channels, bits uint16
-	var rate uint32
+	return l.ReadData(br, l.DataSize)
+}
+
+// WAVLayout is where a WAV file keeps its samples and how they are coded.
+type WAVLayout struct {
+	Format         uint16 // 1: integer PCM, 3: float
+	Channels, Bits int
+	Rate           int
+	// DataOffset is the byte offset of the first sample, DataSize the
+	// bytes of samples the data chunk declares.
+	DataOffset, DataSize int64
+}
+
+// ReadWAVLayout reads a WAV header up to the first sample (r is left
+// there) and checks that ReadData can decode the samples.
+func ReadWAVLayout(r io.Reader) (WAVLayout, error) {
+	var riff [12]byte
+	if _, err := io.ReadFull(r, riff[:]); err != nil || string(riff[0:4]) != "RIFF" || string(riff[8:12]) != "WAVE" {
+		return WAVLayout{}, fmt.Errorf("read wav: not a RIFF/WAVE file: %w", ErrCorrupt)
+	}
+	var l WAVLayout
+	at := int64(len(riff))
 	for {
 		var ch [8]byte
-		if _, err := io.ReadFull(br, ch[:]); err != nil {
-			return audio.PCM{}, fmt.Errorf("read wav: no data chunk: %w", ErrNoAudio)
+		if _, err := io.ReadFull(r, ch[:]); err != nil {
+			return WAVLayout{}, fmt.Errorf("read wav: no data chunk: %w", ErrNoAudio)
 		}
+		at += int64(len(ch))
 		size := binary.LittleEndian.Uint32(ch[4:])
 		switch string(ch[0:4]) {
 		case "fmt ":
 			if size < 16 {
-				return audio.PCM{}, fmt.Errorf("read wav: short fmt chunk: %w", ErrCorrupt)
+				return WAVLayout{}, fmt.Errorf("read wav: short fmt chunk: %w", ErrCorrupt)
 			}
 			f := make([]byte, size+size&1)
-			if _, err := io.ReadFull(br, f); err != nil {
-				return audio.PCM{}, fmt.Errorf("read wav: %w", ErrCorrupt)
+			if _, err := io.ReadFull(r, f); err != nil {
+				return WAVLayout{}, fmt.Errorf("read wav: %w", ErrCorrupt)
 			}
-			format = binary.LittleEndian.Uint16(f[0:])
-			channels = binary.LittleEndian.Uint16(f[2:])
-			rate = binary.LittleEndian.Uint32(f[4:])
-			bits = binary.LittleEndian.Uint16(f[14:])
-			if format == 0xFFFE && size >= 26 {
-				format = binary.LittleEndian.Uint16(f[24:])
+			at += int64(len(f))
+			l.Format = binary.LittleEndian.Uint16(f[0:])
+			l.Channels = int(binary.LittleEndian.Uint16(f[2:]))
+			l.Rate = int(binary.LittleEndian.Uint32(f[4:]))
+			l.Bits = int(binary.LittleEndian.Uint16(f[14:]))
+			if l.Format == 0xFFFE && size >= 26 {
+				l.Format = binary.LittleEndian.Uint16(f[24:])
 			}
 		case "data":
-			if channels == 0 || rate == 0 {
-				return audio.PCM{}, fmt.Errorf("read wav: data before fmt: %w", ErrCorrupt)
+			if l.Channels == 0 || l.Rate == 0 {
+				return WAVLayout{}, fmt.Errorf("read wav: data before fmt: %w", ErrCorrupt)
 			}
-			return readWAVData(br, size, format, int(channels), int(bits), int(rate))
+			if w := l.Bits / 8; (l.Format != 1 && l.Format != 3) || w < 1 || w > 4 || (l.Format == 3 && w != 4) {
+				return WAVLayout{}, fmt.Errorf("read wav: format %d/%d bits unsupported: %w", l.Format, l.Bits, ErrCorrupt)
+			}
+			l.DataOffset, l.DataSize = at, int64(size)
+			return l, nil
 		default:
-			if _, err := br.Discard(int(size + size&1)); err != nil {
-				return audio.PCM{}, fmt.Errorf("read wav: %w", ErrCorrupt)
+			n := int64(size + size&1)
+			if _, err := io.CopyN(io.Discard, r, n); err != nil {
+				return WAVLayout{}, fmt.Errorf("read wav: %w", ErrCorrupt)
 			}
+			at += n
 		}
 	}
 }
 
-func readWAVData(r io.Reader, size uint32, format uint16, channels, bits, rate int) (audio.PCM, error) {
-	width := bits / 8
-	if (format != 1 && format != 3) || width < 1 || width > 4 || (format == 3 && width != 4) {
-		return audio.PCM{}, fmt.Errorf("read wav: format %d/%d bits unsupported: %w", format, bits, ErrCorrupt)
-	}
-	data, err := io.ReadAll(io.LimitReader(r, int64(size)))
+// frameBytes is the size of one sample of every channel.
+func (l WAVLayout) frameBytes() int64 { return int64(l.Bits / 8 * l.Channels) }
+
+// Window is the byte range of the file (offset, length) that holds the
+// samples from fromSec for seconds, clipped to the data chunk (length 0
+// when the window starts past it).
+func (l WAVLayout) Window(fromSec, seconds float64) (offset, length int64) {
+	fb := l.frameBytes()
+	frames := l.DataSize / fb
+	a := min(frames, max(0, int64(math.Round(fromSec*float64(l.Rate)))))
+	b := min(frames, max(a, a+int64(math.Round(seconds*float64(l.Rate)))))
+	return l.DataOffset + a*fb, (b - a) * fb
+}
+
+// ReadData decodes up to n bytes of samples from r, mixed down to mono.
+func (l WAVLayout) ReadData(r io.Reader, n int64) (audio.PCM, error) {
+	data, err := io.ReadAll(io.LimitReader(r, n))
 	if err != nil {
 		return audio.PCM{}, fmt.Errorf("read wav: %w", err)
 	}
-	frame := width * channels
-	n := len(data) / frame
-	out := make([]float32, n)
-	for i := range n {
+	width, fb := l.Bits/8, int(l.frameBytes())
+	frames := len(data) / fb
+	out := make([]float32, frames)
+	for i := range frames {
 		var sum float64
-		for c := range channels {
-			sum += sampleAt(data[i*frame+c*width:], width, format)
+		for c := range l.Channels {
+			sum += sampleAt(data[i*fb+c*width:], width, l.Format)
 		}
-		out[i] = float32(sum / float64(channels))
+		out[i] = float32(sum / float64(l.Channels))
 	}
-	return audio.PCM{Samples: out, Rate: rate}, nil
+	return audio.PCM{Samples: out, Rate: l.Rate}, nil
 }
 
 func sampleAt(b []byte, width int, format uint16) float64 {

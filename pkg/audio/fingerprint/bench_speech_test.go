@@ -361,7 +361,7 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 			for i, c := range cases {
 				t0 := time.Now()
 				music := musicdetect.Detect(pcms[i], musicdetect.Options{})
-				st := ix.Timeline(qfp.Fingerprint(pcms[i]), fingerprint.TimelineOptions{Music: music})
+				st := guided(tb, tracks, pcms[i], ix.Timeline(qfp.Fingerprint(pcms[i]), fingerprint.TimelineOptions{Music: music}))
 				t.spent += time.Since(t0)
 				t.seconds += pcms[i].Seconds()
 				seg := segs[i]
@@ -385,7 +385,7 @@ func speechReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, rep
 			pcm, segs := introVideo(tb, tracks, songs[h], voices[h], uint64(100*h+v+1)+100_000*seed)
 			t0 := time.Now()
 			music := musicdetect.Detect(pcm, musicdetect.Options{})
-			st := ix.Timeline(qfp.Fingerprint(pcm), fingerprint.TimelineOptions{Music: music})
+			st := guided(tb, tracks, pcm, ix.Timeline(qfp.Fingerprint(pcm), fingerprint.TimelineOptions{Music: music}))
 			t.spent += time.Since(t0)
 			t.seconds += pcm.Seconds()
 			t.add(tracks, segs, st)

@@ -229,7 +229,7 @@ func timelineReport(tb testing.TB, tracks []benchTrack, ix *fingerprint.Index, v
 	for v := range videos {
 		pcm, segs := makeVideo(tb, tracks, uint64(v+1))
 		t0 := time.Now()
-		st := ix.Timeline(qfp.Fingerprint(pcm), fingerprint.TimelineOptions{})
+		st := guided(tb, tracks, pcm, ix.Timeline(qfp.Fingerprint(pcm), fingerprint.TimelineOptions{}))
 		spent += time.Since(t0)
 		seconds += pcm.Seconds()
 		bs, sp := scoreTimeline(tracks, segs, st)

@@ -44,6 +44,7 @@ func Run(t *testing.T, h Harness) {
 		{"Overwrite", testOverwrite},
 		{"Empty", testEmpty},
 		{"Missing", testMissing},
+		{"GetRange", testGetRange},
 		{"List", testList},
 		{"InvalidKeys", testInvalidKeys},
 		{"InvalidArguments", testInvalidArguments},

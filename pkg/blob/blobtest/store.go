@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +105,45 @@ func testMissing(t *testing.T, h Harness, s blob.Store) {
 	wantObject(t, s, "dir/k", []byte("z"), "text/plain")
 }
 
+func testGetRange(t *testing.T, h Harness, s blob.Store) {
+	data := randomBytes(7, 1000)
+	put(t, s, "r", data, "audio/mpeg")
+	put(t, s, "empty", nil, "text/plain")
+	for _, c := range []struct {
+		key            string
+		offset, length int64
+		want           []byte
+	}{
+		{"r", 100, 200, data[100:300]},
+		{"r", 0, 1, data[:1]},
+		{"r", 0, 1000, data},
+		{"r", 999, 1, data[999:]},
+		{"r", 900, 500, data[900:]},   // past the end: shorter
+		{"r", 0, math.MaxInt64, data}, // the longest range there is
+		{"r", 1000, 10, nil},          // at the end: empty
+		{"r", 5000, 10, nil},          // past the end: empty
+		{"empty", 0, 10, nil},         // S3 refuses any range of an empty object
+	} {
+		rc, err := s.GetRange(ctx(t), c.key, c.offset, c.length)
+		if err != nil {
+			t.Fatalf("GetRange(%q, %d, %d): %v", c.key, c.offset, c.length, err)
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || !bytes.Equal(got, c.want) {
+			t.Fatalf("GetRange(%q, %d, %d) read %d bytes %q, %v; want %d bytes %q", c.key, c.offset, c.length, len(got), clip(got), err, len(c.want), clip(c.want))
+		}
+	}
+	if _, err := s.GetRange(ctx(t), "no/such", 0, 10); !errors.Is(err, blob.ErrNotFound) {
+		t.Fatalf("GetRange of a missing key: %v, want ErrNotFound", err)
+	}
+	for _, r := range [][2]int64{{-1, 10}, {0, 0}, {0, -1}, {1, math.MaxInt64}} {
+		if _, err := s.GetRange(ctx(t), "r", r[0], r[1]); !errors.Is(err, blob.ErrInvalid) {
+			t.Fatalf("GetRange(r, %d, %d): %v, want ErrInvalid", r[0], r[1], err)
+		}
+	}
+}
+
 func testList(t *testing.T, h Harness, s blob.Store) {
 	keys := []string{"list/b", "list/a/2", "list/a/10", "list/a/1", "list/a-x", "list/ab", "list/a/deep/er/x", "other"}
 	for i, k := range keys {
@@ -156,6 +197,8 @@ func testInvalidKeys(t *testing.T, h Harness, s blob.Store) {
 		wantInvalid("Put", s.Put(ctx(t), key, strings.NewReader("x"), 1, "text/plain"))
 		_, _, err := s.Get(ctx(t), key)
 		wantInvalid("Get", err)
+		_, err = s.GetRange(ctx(t), key, 0, 1)
+		wantInvalid("GetRange", err)
 		_, err = s.Head(ctx(t), key)
 		wantInvalid("Head", err)
 		wantInvalid("Delete", s.Delete(ctx(t), key))

@@ -84,35 +84,53 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, co
 }
 
 func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, blob.Attrs, error) {
-	if err := blob.ValidateKey(key); err != nil {
-		return nil, blob.Attrs{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, blob.Attrs{}, err
-	}
-	f, a, err := s.open(key)
+	f, a, err := s.lookup(ctx, key)
 	if err != nil {
 		return nil, blob.Attrs{}, err
 	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{io.NewSectionReader(f, 0, a.Size), f}, a, nil
+	return section(f, 0, a.Size), a, nil
+}
+
+func (s *Store) GetRange(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error) {
+	if err := blob.ValidateRange(offset, length); err != nil {
+		return nil, err
+	}
+	f, a, err := s.lookup(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	// ValidateRange keeps offset+length from overflowing.
+	end := max(offset, min(offset+length, a.Size))
+	return section(f, offset, end-offset), nil
 }
 
 func (s *Store) Head(ctx context.Context, key string) (blob.Attrs, error) {
-	if err := blob.ValidateKey(key); err != nil {
-		return blob.Attrs{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return blob.Attrs{}, err
-	}
-	f, a, err := s.open(key)
+	f, a, err := s.lookup(ctx, key)
 	if err != nil {
 		return blob.Attrs{}, err
 	}
 	f.Close()
 	return a, nil
+}
+
+// lookup validates key and opens its object, unless ctx is done.
+func (s *Store) lookup(ctx context.Context, key string) (*os.File, blob.Attrs, error) {
+	if err := blob.ValidateKey(key); err != nil {
+		return nil, blob.Attrs{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, blob.Attrs{}, err
+	}
+	return s.open(key)
+}
+
+// section reads n bytes of the object file f from offset, leaving the
+// trailer out; closing it closes f.
+func section(f *os.File, offset, n int64) io.ReadCloser {
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.NewSectionReader(f, offset, n), f}
 }
 
 // Delete removes the object and then the directories it leaves empty.

@@ -1,0 +1,32 @@
+package fingerprint_test
+
+import (
+	"os"
+	"testing"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/fingerprint"
+)
+
+// guided applies fingerprint.GuideEdges to a timeline of query when
+// AUDIO_BENCH_GUIDED=1, the catalog tracks' audio as the reference.
+func guided(tb testing.TB, tracks []benchTrack, query audio.PCM, st []fingerprint.Stretch) []fingerprint.Stretch {
+	if os.Getenv("AUDIO_BENCH_GUIDED") != "1" {
+		return st
+	}
+	byName := make(map[string]audio.PCM, len(tracks))
+	for _, t := range tracks {
+		byName[t.name] = t.pcm
+	}
+	out, err := fingerprint.GuideEdges(query, st, func(id string, from, seconds float64) (audio.PCM, error) {
+		p := byName[id]
+		if from >= p.Seconds() {
+			return audio.PCM{Rate: p.Rate}, nil
+		}
+		return p.Window(from, seconds), nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package fingerprint_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"musiccatalog/pkg/audio"
+	"musiccatalog/pkg/audio/audiotest"
+	"musiccatalog/pkg/audio/decode"
+	"musiccatalog/pkg/audio/fingerprint"
+)
+
+// TestGuideEdges: a song under narration whose stretch the hashes placed
+// 3 s late and ended 3 s early is given back its edges by its own audio –
+// up to the cut from another song, not into it; never into a neighbouring
+// stretch; the unexplained music after it gives way; a warped stretch and
+// audio at another rate are left alone.
+//
+//	0–6 s    vengeful, in the clear
+//	6–26 s   knolls from 40 s, narration over it from 4 s (music 8 dB under the voice)
+//	26–30 s  the narration alone
+func TestGuideEdges(t *testing.T) {
+	requireMusic(t)
+	audiotest.RequireEspeak(t)
+	ctx := context.Background()
+	rate := fingerprint.SampleRate
+	load := func(name string) audio.PCM {
+		p, err := decode.Decoder{}.DecodeFile(ctx, filepath.Join(musicDir, name+".ogg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tracks := map[string]audio.PCM{"vengeful": load("vengeful"), "knolls": load("knolls")}
+	music := audiotest.Concat(tracks["vengeful"].Window(30, 6), tracks["knolls"].Window(40, 20), audiotest.Silence(rate, 4))
+	voice, err := audiotest.Narration(ctx, audiotest.Voices[0], 26, 7, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := music.Window(6, 20).RMS() / voice.Window(2, 20).RMS() * math.Pow(10, 8.0/20)
+	for i, v := range voice.Samples {
+		music.Samples[4*rate+i] += float32(g) * v
+	}
+	ref := func(id string, from, seconds float64) (audio.PCM, error) {
+		p := tracks[id]
+		if from >= p.Seconds() {
+			return audio.PCM{Rate: p.Rate}, nil
+		}
+		return p.Window(from, seconds), nil
+	}
+	late := fingerprint.Stretch{StartMs: 9000, EndMs: 23000, TrackID: "knolls", TrackOffsetMs: 43000}
+	unexplained := fingerprint.Stretch{StartMs: 23000, EndMs: 30000}
+	got, err := fingerprint.GuideEdges(music, []fingerprint.Stretch{late, unexplained}, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	k := got[0]
+	if math.Abs(float64(k.StartMs)-6000) > 1000 || math.Abs(float64(k.EndMs)-26000) > 1000 || k.TrackOffsetMs-k.StartMs != 34000 {
+		t.Errorf("knolls guided to %d–%d ms (track %d ms at its start), want 6000–26000 ± 1000 (the benchmark's bound) at track 40000", k.StartMs, k.EndMs, k.TrackOffsetMs)
+	}
+	if got[1].TrackID != "" || got[1].StartMs != k.EndMs || got[1].EndMs != 30000 {
+		t.Errorf("the unexplained music after it is %+v, want %d–30000", got[1], k.EndMs)
+	}
+
+	// A neighbour stretch bounds the start; a warped stretch keeps its edges.
+	neighbour := fingerprint.Stretch{StartMs: 0, EndMs: 7000, TrackID: "vengeful", TrackOffsetMs: 30000}
+	warped := late
+	warped.Speed = 1.05
+	got, err = fingerprint.GuideEdges(music, []fingerprint.Stretch{neighbour, late}, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != neighbour || got[1].StartMs != 7000 {
+		t.Errorf("with a neighbour to 7000 ms: %+v", got)
+	}
+	if got, err = fingerprint.GuideEdges(music, []fingerprint.Stretch{warped}, ref); err != nil || got[0] != warped {
+		t.Errorf("a warped stretch became %+v (%v)", got, err)
+	}
+	if _, err := fingerprint.GuideEdges(audio.PCM{Rate: 44100, Samples: make([]float32, 44100)}, []fingerprint.Stretch{late}, ref); err == nil {
+		t.Error("audio at 44.1 kHz was taken")
+	}
+}
