@@ -158,7 +158,13 @@ func makeWorld(t testing.TB) (*world, error) {
 		w.ids[e.name] = id
 		tracks = append(tracks, &catalog.Track{ID: id, Name: e.name, Artist: catalog.Artist{Name: "Wesnoth " + e.name, Slug: "wesnoth-" + strings.ToLower(strings.ReplaceAll(e.name, " ", "-"))},
 			ISRC: "XX" + strings.ToUpper(e.name[:3]) + "0000001", Cover: "https://img.example/" + id + ".jpg",
-			AccessTier: e.tier, Restricted: e.restricted, Length: int(pcm.Seconds())})
+			AccessTier: e.tier, Restricted: e.restricted, Length: int(pcm.Seconds()),
+			// The WAV rendition ingest stores: Match reads it by range to
+			// place the edges (guided edges).
+			Audio: catalog.AudioRef{WAVKey: "catalog/audio/" + id + ".wav"}})
+		if err := w.blob.Put(ctx, "catalog/audio/"+id+".wav", bytes.NewReader(decode.WAVBytes(pcm)), decode.WAVSize(len(pcm.Samples)), "audio/wav"); err != nil {
+			return nil, err
+		}
 		vectors = append(vectors, f.Vector)
 		if err := b.Add(id, pcm.Seconds(), fp.Fingerprint(pcm)); err != nil {
 			return nil, err

@@ -85,3 +85,23 @@ func TestGuideEdges(t *testing.T) {
 		t.Error("audio at 44.1 kHz was taken")
 	}
 }
+
+// BenchmarkGuideEdges: the cost of guiding one stretch's two edges (the
+// video's audio and the track's around each edge, spectra and chance
+// levels), per stretch.
+func BenchmarkGuideEdges(b *testing.B) {
+	requireMusic(b)
+	p, err := decode.Decoder{}.DecodeFile(context.Background(), filepath.Join(musicDir, "knolls.ogg"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	video := audiotest.MixSNR(p.Window(40, 60), audiotest.PinkNoise(p.Rate, 60, 0.1, 1), 0)
+	ref := func(_ string, from, seconds float64) (audio.PCM, error) { return p.Window(from, seconds), nil }
+	st := []fingerprint.Stretch{{StartMs: 15000, EndMs: 45000, TrackID: "knolls", TrackOffsetMs: 55000}}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := fingerprint.GuideEdges(video, st, ref); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
