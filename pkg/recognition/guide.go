@@ -7,107 +7,106 @@ import (
 
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/decode"
-	"musiccatalog/pkg/audio/dsp"
 	"musiccatalog/pkg/audio/fingerprint"
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 )
 
-// guideEdges places the edges of the catalog stretches by the tracks' own
-// audio (fingerprint.GuideEdges): the video's prepared audio against the
-// windows of each track's WAV rendition around the stretch's edges, read
-// by range. A track without a readable rendition keeps its edges.
-func (s *Service) guideEdges(ctx context.Context, src SourceRef, cat *catalog.Catalog, st []fingerprint.Stretch) ([]fingerprint.Stretch, error) {
-	named := false
+// guideEdges widens the catalog stretches to where their tracks are heard
+// (fingerprint.GuideEdges): windows of the video's prepared audio against
+// windows of each track's WAV rendition around the stretch's edges, both
+// read by range. Guiding only refines what the hashes found: a track
+// without a readable rendition keeps its edges, and any other failure
+// leaves the timeline as it was (logged), unless ctx ended.
+func (s *Service) guideEdges(ctx context.Context, src SourceRef, durationMs int64, cat *catalog.Catalog, st []fingerprint.Stretch) ([]fingerprint.Stretch, error) {
+	guided := false
 	for _, x := range st {
-		named = named || x.TrackID != ""
+		guided = guided || x.TrackID != "" && x.Speed == 0 && x.Semitones == 0
 	}
-	if !named {
+	if !guided {
 		return st, nil
 	}
-	pcm, err := s.readAudio(ctx, src)
-	if errors.Is(err, blob.ErrNotFound) {
-		// The prepared audio went with the storage lifecycle while its
-		// analysis stayed: the hashes' edges stand.
-		s.log.Warn("guided edges skipped: prepared audio missing", "key", src.Key)
+	wavs := &wavWindows{blob: s.blob, layouts: map[string]*decode.WAVLayout{}, warned: map[string]bool{}}
+	video := workDir(src.Key, src.ETag) + audioFile
+	query := func(from, seconds float64) (audio.PCM, error) { return wavs.read(ctx, video, from, seconds) }
+	track := func(id string, from, seconds float64) (audio.PCM, error) {
+		t, ok := cat.Track(id)
+		if !ok || t.Audio.WAVKey == "" {
+			return audio.PCM{Rate: fingerprint.SampleRate}, nil
+		}
+		p, err := wavs.read(ctx, t.Audio.WAVKey, from, seconds)
+		if errors.Is(err, blob.ErrNotFound) || errors.Is(err, errNotWAV) {
+			if !wavs.warned[t.Audio.WAVKey] {
+				s.log.Warn("guided edges: no readable rendition", "track", id, "key", t.Audio.WAVKey, "err", err)
+				wavs.warned[t.Audio.WAVKey] = true
+			}
+			return audio.PCM{Rate: fingerprint.SampleRate}, nil
+		}
+		return p, err
+	}
+	out, err := fingerprint.GuideEdges(query, float64(durationMs)/1000, st, track)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.log.Warn("guided edges skipped", "key", src.Key, "err", err)
 		return st, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("recognition: read prepared audio: %w", err)
-	}
-	if pcm.Rate != fingerprint.SampleRate {
-		pcm = dsp.Resample(pcm, fingerprint.SampleRate)
-	}
-	refs := &renditions{ctx: ctx, blob: s.blob, cat: cat, layouts: map[string]*decode.WAVLayout{}}
-	out, err := fingerprint.GuideEdges(pcm, st, refs.window)
-	if err != nil {
-		return nil, fmt.Errorf("recognition: guided edges: %w", err)
 	}
 	return out, nil
 }
 
-// renditions reads windows of catalog tracks' WAV renditions.
-type renditions struct {
-	ctx  context.Context
-	blob blob.Store
-	cat  *catalog.Catalog
-	// layouts caches each track's WAV header; nil for a track without a
-	// readable rendition.
-	layouts map[string]*decode.WAVLayout
+// errNotWAV: the object is not a WAV file decode reads.
+var errNotWAV = errors.New("not a readable WAV file")
+
+// wavWindows reads windows of WAV objects by range, each header once.
+type wavWindows struct {
+	blob    blob.Store
+	layouts map[string]*decode.WAVLayout // nil: not a readable WAV
+	warned  map[string]bool              // renditions already logged as unreadable
 }
 
 // wavHeaderBytes bounds the bytes read for a WAV header (fmt chunk and
 // whatever metadata chunks precede the samples).
 const wavHeaderBytes = 64 << 10
 
-// window is a fingerprint.Reference: empty audio for a track without a
-// readable rendition, which leaves its edges where they are.
-func (r *renditions) window(id string, from, seconds float64) (audio.PCM, error) {
-	l, err := r.layout(id)
-	if err != nil || l == nil {
-		return audio.PCM{Rate: fingerprint.SampleRate}, err
+// read returns seconds of the object at key from fromSec, mixed to mono at
+// the file's rate; blob.ErrNotFound or errNotWAV when there is none.
+func (w *wavWindows) read(ctx context.Context, key string, fromSec, seconds float64) (audio.PCM, error) {
+	l, err := w.layout(ctx, key)
+	if err != nil {
+		return audio.PCM{}, err
 	}
-	off, n := l.Window(from, seconds)
+	off, n := l.Window(fromSec, seconds)
 	if n == 0 {
 		return audio.PCM{Rate: l.Rate}, nil
 	}
-	t, _ := r.cat.Track(id)
-	rc, err := r.blob.GetRange(r.ctx, t.Audio.WAVKey, off, n)
+	rc, err := w.blob.GetRange(ctx, key, off, n)
 	if err != nil {
-		return audio.PCM{}, fmt.Errorf("read %s: %w", t.Audio.WAVKey, err)
+		return audio.PCM{}, fmt.Errorf("read %s: %w", key, err)
 	}
 	defer rc.Close()
 	return l.ReadData(rc, n)
 }
 
-// layout returns the WAV layout of track id's rendition, nil when the
-// catalog has no such track or the rendition is missing or not a WAV the
-// decoder reads.
-func (r *renditions) layout(id string) (*decode.WAVLayout, error) {
-	if l, ok := r.layouts[id]; ok {
+func (w *wavWindows) layout(ctx context.Context, key string) (*decode.WAVLayout, error) {
+	if l, ok := w.layouts[key]; ok {
+		if l == nil {
+			return nil, errNotWAV
+		}
 		return l, nil
 	}
-	t, ok := r.cat.Track(id)
-	if !ok || t.Audio.WAVKey == "" {
-		r.layouts[id] = nil
-		return nil, nil
-	}
-	rc, err := r.blob.GetRange(r.ctx, t.Audio.WAVKey, 0, wavHeaderBytes)
-	if errors.Is(err, blob.ErrNotFound) {
-		r.layouts[id] = nil
-		return nil, nil
-	}
+	rc, err := w.blob.GetRange(ctx, key, 0, wavHeaderBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", t.Audio.WAVKey, err)
+		return nil, fmt.Errorf("read %s: %w", key, err)
 	}
 	defer rc.Close()
 	l, err := decode.ReadWAVLayout(rc)
 	if err != nil {
-		// Not a WAV this reader decodes (or a header longer than
-		// wavHeaderBytes): the stretch keeps its edges.
-		r.layouts[id] = nil
-		return nil, nil
+		// Not a WAV this reader decodes, or a header longer than
+		// wavHeaderBytes.
+		w.layouts[key] = nil
+		return nil, fmt.Errorf("%s: %w (%v)", key, errNotWAV, err)
 	}
-	r.layouts[id] = &l
+	w.layouts[key] = &l
 	return &l, nil
 }

@@ -68,7 +68,7 @@ func TestGuidedEdgesReadTheRendition(t *testing.T) {
 	s := &Service{blob: bs, log: slog.New(slog.DiscardHandler)}
 	// The hashes placed the song 3 s late and ended it 3 s early.
 	late := []fingerprint.Stretch{{StartMs: 6000, EndMs: 20000, TrackID: "knolls", TrackOffsetMs: 13000}}
-	got, err := s.guideEdges(ctx, src, cat, late)
+	got, err := s.guideEdges(ctx, src, int64(video.Seconds()*1000), cat, late)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestGuidedEdgesReadTheRendition(t *testing.T) {
 		t.Errorf("guided to %+v, want 3000–23000 ± 500 at track 10 s", g)
 	}
 	gone := []fingerprint.Stretch{{StartMs: 6000, EndMs: 20000, TrackID: "gone", TrackOffsetMs: 13000}}
-	if got, err := s.guideEdges(ctx, src, cat, gone); err != nil || got[0] != gone[0] {
+	if got, err := s.guideEdges(ctx, src, int64(video.Seconds()*1000), cat, gone); err != nil || got[0] != gone[0] {
 		t.Errorf("a track without its rendition: %+v (%v)", got, err)
 	}
 }

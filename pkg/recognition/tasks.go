@@ -147,7 +147,7 @@ func (s *Service) Match(ctx context.Context, jobID string) error {
 	stretches := []fingerprint.Stretch{}
 	if ix != nil {
 		stretches = ix.Timeline(a.Hashes, fingerprint.TimelineOptions{Music: a.Music})
-		if stretches, err = s.guideEdges(ctx, r.Source, cat, stretches); err != nil {
+		if stretches, err = s.guideEdges(ctx, r.Source, a.DurationMs, cat, stretches); err != nil {
 			return err
 		}
 	} else {

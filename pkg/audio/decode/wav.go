@@ -76,6 +76,10 @@ type WAVLayout struct {
 	DataOffset, DataSize int64
 }
 
+// maxFmtChunk bounds a fmt chunk (40 bytes for WAVE_FORMAT_EXTENSIBLE):
+// a larger one is a corrupt file, not a reason to allocate its size.
+const maxFmtChunk = 1 << 10
+
 // ReadWAVLayout reads a WAV header up to the first sample (r is left
 // there) and checks that ReadData can decode the samples.
 func ReadWAVLayout(r io.Reader) (WAVLayout, error) {
@@ -94,8 +98,8 @@ func ReadWAVLayout(r io.Reader) (WAVLayout, error) {
 		size := binary.LittleEndian.Uint32(ch[4:])
 		switch string(ch[0:4]) {
 		case "fmt ":
-			if size < 16 {
-				return WAVLayout{}, fmt.Errorf("read wav: short fmt chunk: %w", ErrCorrupt)
+			if size < 16 || size > maxFmtChunk {
+				return WAVLayout{}, fmt.Errorf("read wav: fmt chunk of %d bytes: %w", size, ErrCorrupt)
 			}
 			f := make([]byte, size+size&1)
 			if _, err := io.ReadFull(r, f); err != nil {
@@ -119,7 +123,7 @@ func ReadWAVLayout(r io.Reader) (WAVLayout, error) {
 			l.DataOffset, l.DataSize = at, int64(size)
 			return l, nil
 		default:
-			n := int64(size + size&1)
+			n := int64(size) + int64(size&1)
 			if _, err := io.CopyN(io.Discard, r, n); err != nil {
 				return WAVLayout{}, fmt.Errorf("read wav: %w", ErrCorrupt)
 			}

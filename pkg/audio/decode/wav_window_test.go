@@ -3,6 +3,8 @@ package decode_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,5 +67,18 @@ func TestWAVWindow(t *testing.T) {
 	}
 	if _, n := l.Window(5, 1); n != 0 {
 		t.Errorf("window past the end: %d bytes", n)
+	}
+}
+
+// TestWAVLayoutRejectsAHugeFmtChunk: a fmt chunk claiming 4 GB is corrupt,
+// not an allocation of its size (nor a wrapped padding of it).
+func TestWAVLayoutRejectsAHugeFmtChunk(t *testing.T) {
+	for _, size := range []uint32{0xFFFFFFFF, 1 << 31} {
+		b := []byte("RIFF\x00\x00\x00\x00WAVEfmt ")
+		b = binary.LittleEndian.AppendUint32(b, size)
+		b = append(b, make([]byte, 64)...)
+		if _, err := decode.ReadWAVLayout(bytes.NewReader(b)); !errors.Is(err, decode.ErrCorrupt) {
+			t.Errorf("fmt chunk of %d bytes: %v", size, err)
+		}
 	}
 }

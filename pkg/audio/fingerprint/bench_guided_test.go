@@ -18,15 +18,21 @@ func guided(tb testing.TB, tracks []benchTrack, query audio.PCM, st []fingerprin
 	for _, t := range tracks {
 		byName[t.name] = t.pcm
 	}
-	out, err := fingerprint.GuideEdges(query, st, func(id string, from, seconds float64) (audio.PCM, error) {
-		p := byName[id]
-		if from >= p.Seconds() {
-			return audio.PCM{Rate: p.Rate}, nil
-		}
-		return p.Window(from, seconds), nil
-	})
+	out, err := fingerprint.GuideEdges(pcmSource(query), query.Seconds(), st, pcmReference(byName))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+// pcmSource reads windows of p.
+func pcmSource(p audio.PCM) fingerprint.Source {
+	return func(from, seconds float64) (audio.PCM, error) { return p.Window(from, seconds), nil }
+}
+
+// pcmReference reads windows of the tracks by id.
+func pcmReference(tracks map[string]audio.PCM) fingerprint.Reference {
+	return func(id string, from, seconds float64) (audio.PCM, error) {
+		return tracks[id].Window(from, seconds), nil
+	}
 }

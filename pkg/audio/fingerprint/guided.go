@@ -1,7 +1,6 @@
 package fingerprint
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -17,8 +16,11 @@ import (
 // the music where landmark pairs, which need two peaks to survive the
 // voice, are too sparse to place an edge.
 
-// Reference returns the audio of a catalog track from fromSec for seconds
-// (shorter at the track's end, empty past it), at any sample rate.
+// Source returns audio from fromSec for seconds (shorter at its end, empty
+// past it), at any sample rate.
+type Source func(fromSec, seconds float64) (audio.PCM, error)
+
+// Reference returns the audio of a catalog track as a Source does.
 type Reference func(trackID string, fromSec, seconds float64) (audio.PCM, error)
 
 const (
@@ -37,101 +39,91 @@ const (
 	guidedIn   = 3.0
 	// guidedBar is the presence (in standard deviations of the chance
 	// level) a block must exceed to count as the track. Inside a song under
-	// a voice a block stands 1–4 above chance, outside it 0 ± 0.7; 2 left
-	// the last seconds of songs under narration out, 0.5 carried edges
-	// past the cut (tuning half, seeds 4–7).
-	guidedBar = 1.0
+	// a voice a block stands 1–4 above chance, outside it 0 ± 0.7, but the
+	// music after a cut can stand 1–2.5 above chance for seconds when it
+	// resembles the track (the same song again, the same composer): 1.0
+	// and 1.5 carried more narrated edges and cost edges between songs on
+	// the catalog timelines (tuning half seeds 4–7, round 11).
+	guidedBar = 2.0
 	// guidedQuiet (log10 of power): a block where the track is this much
 	// (20 dB) softer than its median over the window – a rest, a fade – is
 	// not heard under a voice and tells nothing either way.
 	guidedQuiet = 2.0
+	// guidedGap (blocks): a pause this long where the track is absent ends
+	// its presence (see upTo).
+	guidedGap = 4
 )
 
 // guidedNulls (seconds) are the displacements of the track that give the
 // chance level: the same frames compared with other moments of the track.
 var guidedNulls = []float64{-5.3, -3.7, -2.1, 2.3, 3.9, 5.7}
 
-// GuideEdges moves the edges of the catalog stretches of st (not the warped
-// ones) to where the track, compared with query at the stretch's alignment,
-// begins and stops being heard, within guidedBack seconds outside and
-// guidedIn inside each edge, never into a neighbouring catalog stretch.
-// Music stretches no track explains give way to the moved edges; a piece of
-// one left shorter than minPiece is dropped. query must be at SampleRate.
-func GuideEdges(query audio.PCM, st []Stretch, ref Reference) ([]Stretch, error) {
-	if query.Rate != SampleRate {
-		return nil, fmt.Errorf("fingerprint: guided edges need %d Hz audio, got %d", SampleRate, query.Rate)
-	}
+// GuideEdges widens the catalog stretches of st (not the warped ones) to
+// where the track, compared with query at the stretch's alignment, begins
+// and stops being heard: an edge only ever moves outwards, at most
+// guidedBack seconds, never into another catalog stretch nor before the
+// track's start. Music stretches no track explains give way to the moved
+// edges; a piece of one left shorter than minPiece is dropped.
+// querySeconds is the query's duration.
+func GuideEdges(query Source, querySeconds float64, st []Stretch, ref Reference) ([]Stretch, error) {
 	out := slices.Clone(st)
-	qs := query.Seconds()
-	var catalog []int
-	for i, s := range out {
-		if s.TrackID != "" && s.Speed == 0 && s.Semitones == 0 {
-			catalog = append(catalog, i)
-		}
-	}
-	for _, i := range catalog {
+	for i := range out {
 		s := &out[i]
-		start, end := float64(s.StartMs)/1000, float64(s.EndMs)/1000
-		shift := float64(s.TrackOffsetMs)/1000 - start // track time = query time + shift
-		lo, hi := max(0, -shift), qs
-		for j, o := range out {
-			if j == i || o.TrackID == "" {
-				continue
-			}
-			if o.EndMs <= s.StartMs {
-				lo = max(lo, float64(o.EndMs)/1000)
-			}
-			if o.StartMs >= s.EndMs {
-				hi = min(hi, float64(o.StartMs)/1000)
-			}
-		}
-		mid := (start + end) / 2
-		a := max(lo, start-guidedBack)
-		z, err := presence(query, ref, s.TrackID, shift, a, min(mid, start+guidedIn))
-		if err != nil {
-			return nil, err
-		}
-		newStart := min(start, a+float64(startBlock(z))*guidedBlock)
-		b := min(hi, end+guidedBack)
-		from := max(mid, end-guidedIn)
-		z, err = presence(query, ref, s.TrackID, shift, from, b)
-		if err != nil {
-			return nil, err
-		}
-		newEnd := max(end, min(b, from+float64(endBlock(z))*guidedBlock))
-		if newEnd-newStart < 1 {
+		if s.TrackID == "" || s.Speed != 0 || s.Semitones != 0 {
 			continue
 		}
-		s.StartMs, s.EndMs = ms(newStart), ms(newEnd)
-		s.TrackOffsetMs = ms(newStart + shift)
+		id := s.TrackID
+		track := func(from, seconds float64) (audio.PCM, error) { return ref(id, from, seconds) }
+		start, end := float64(s.StartMs)/1000, float64(s.EndMs)/1000
+		shift := float64(s.TrackOffsetMs)/1000 - start // track time = query time + shift
+		lo, hi := neighbourBounds(out, i)
+		lo, hi = max(lo, 0, -shift, start-guidedBack), min(hi, querySeconds, end+guidedBack)
+		mid := (start + end) / 2
+		if lo < start {
+			p, err := presence(query, track, shift, lo, min(mid, start+guidedIn))
+			if err != nil {
+				return nil, err
+			}
+			skip := p.upTo(start-lo, -1)
+			if at, ok := p.changePoint(+1, start-lo-skip); ok {
+				start = min(start, lo+skip+at)
+			}
+		}
+		if hi > end {
+			from := max(mid, end-guidedIn)
+			p, err := presence(query, track, shift, from, hi)
+			if err != nil {
+				return nil, err
+			}
+			p.upTo(end-from, +1)
+			if at, ok := p.changePoint(-1, end-from); ok {
+				end = max(end, min(hi, from+at))
+			}
+		}
+		newStart := ms(start)
+		s.TrackOffsetMs += newStart - s.StartMs
+		s.StartMs, s.EndMs = newStart, ms(end)
 	}
 	return giveWay(out), nil
 }
 
-// startBlock is the block where the track begins to be heard: the one
-// that minimises the sum of (z − guidedBar) over the blocks before it.
-func startBlock(z []float64) int {
-	best, at, sum := 0.0, 0, 0.0
-	for i, v := range z {
-		sum += v - guidedBar
-		if sum < best {
-			best, at = sum, i+1
+// neighbourBounds is how far stretch i may widen (seconds): to the other
+// catalog stretches' nearest edges before and after it (overlapping ones
+// included), else unbounded.
+func neighbourBounds(st []Stretch, i int) (lo, hi float64) {
+	s := st[i]
+	loMs, hiMs := int64(math.MinInt64), int64(math.MaxInt64)
+	for j, o := range st {
+		if j == i || o.TrackID == "" {
+			continue
+		}
+		if o.StartMs < s.StartMs {
+			loMs = max(loMs, min(o.EndMs, s.StartMs))
+		} else {
+			hiMs = min(hiMs, max(o.StartMs, s.EndMs))
 		}
 	}
-	return at
-}
-
-// endBlock is the block after the last one the track is heard in: the
-// one that maximises the sum of (z − guidedBar) over the blocks before it.
-func endBlock(z []float64) int {
-	best, at, sum := 0.0, 0, 0.0
-	for i, v := range z {
-		sum += v - guidedBar
-		if sum > best {
-			best, at = sum, i+1
-		}
-	}
-	return at
+	return float64(loMs) / 1000, float64(hiMs) / 1000
 }
 
 // giveWay trims the stretches no track explains to what the catalog ones
@@ -143,107 +135,238 @@ func giveWay(in []Stretch) []Stretch {
 			named = append(named, s)
 		}
 	}
-	slices.SortFunc(named, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
+	sortStretches(named)
+	cut := toRanges(named)
 	for _, s := range in {
 		if s.TrackID != "" {
 			out = append(out, s)
-			continue
-		}
-		for _, piece := range (audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}).Subtract(toRanges(named)) {
-			if float64(piece.EndMs-piece.StartMs) >= minPiece*1000 {
-				p := s
-				p.StartMs, p.EndMs = piece.StartMs, piece.EndMs
-				out = append(out, p)
-			}
+		} else {
+			out = append(out, remnants(s, cut)...)
 		}
 	}
-	slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
+	sortStretches(out)
 	return out
 }
 
-// presence returns, for each guidedBlock of query from a to b seconds, how
-// far the track at the alignment stands above chance, in standard
-// deviations of the chance level (the track displaced by guidedNulls);
-// guidedBar where the track is too quiet to tell, −guidedBar past its end.
-func presence(query audio.PCM, ref Reference, id string, shift, a, b float64) ([]float64, error) {
-	if b-a < guidedBlock {
-		return nil, nil
-	}
-	qf, _ := whitenedFrames(query.Window(a, b-a+float64(guidedSize)/float64(query.Rate)))
-	fs := float64(guidedHop) / float64(query.Rate)
-	nq := int((b - a) / fs)
-	qf = qf[:min(len(qf), nq)]
-	margin := -guidedNulls[0] + 0.5
-	r0 := max(0, a+shift-margin)
-	rp, err := ref(id, r0, b+shift+margin+float64(guidedSize)/float64(query.Rate)-r0)
-	if err != nil {
-		return nil, err
-	}
-	if rp.Rate != query.Rate && len(rp.Samples) > 0 {
-		rp = dsp.Resample(rp, query.Rate)
-	}
-	rf, re := whitenedFrames(rp)
-	// frame j of rf starts at track time r0 + j·fs.
-	refFrame := func(f int, d float64) int {
-		return int(math.Round((a + float64(f)*fs + shift + d - r0) / fs))
-	}
-	per := int(math.Round(guidedBlock / fs))
-	nb := (len(qf) + per - 1) / per
-	score := func(d float64) (s []float64, n []int, e []float64) {
-		s, n, e = make([]float64, nb), make([]int, nb), make([]float64, nb)
-		for i := range e {
-			e[i] = math.Inf(-1)
-		}
-		for f := range qf {
-			j := refFrame(f, d)
-			if j < 0 || j >= len(rf) {
-				continue
+// blockPresence is how far a track at an alignment stands above chance in
+// each block of a query window, in standard deviations of the chance level
+// (the track displaced by guidedNulls): guidedBar where the track is too
+// quiet to tell, −guidedBar where it has no audio (before its start, past
+// its end).
+type blockPresence struct {
+	z     []float64
+	block float64 // seconds a block spans
+}
+
+// upTo keeps the blocks from the edge (seconds from the window's start)
+// outwards (dir −1: before it, +1: after it) only up to and including the
+// first guidedGap blocks in a row where the track is absent (z under
+// guidedBar/2): an edge is widened over the music that goes on from it,
+// not across a pause to a later passage that resembles the track – music
+// repeats itself, and the next part of a video may play the same song
+// again. It returns the seconds dropped from the window's start.
+func (p *blockPresence) upTo(edge float64, dir int) float64 {
+	e := min(len(p.z), max(0, int(edge/p.block)))
+	run := 0
+	if dir > 0 {
+		for k := e; k < len(p.z); k++ {
+			if run = absentRun(run, p.z[k]); run == guidedGap {
+				p.z = p.z[:k+1]
+				break
 			}
-			s[f/per] += float64(dsp.Dot(qf[f], rf[j]))
-			n[f/per]++
-			e[f/per] = max(e[f/per], re[j])
 		}
-		for i := range s {
-			s[i] /= float64(max(n[i], 1))
-		}
-		return s, n, e
+		return 0
 	}
-	at, count, energy := score(0)
-	nulls := make([][]float64, len(guidedNulls))
-	for k, d := range guidedNulls {
-		nulls[k], _, _ = score(d)
-	}
-	var variance float64
-	mean := make([]float64, nb)
-	for i := range nb {
-		for _, nl := range nulls {
-			mean[i] += nl[i]
-		}
-		mean[i] /= float64(len(nulls))
-		for _, nl := range nulls {
-			variance += (nl[i] - mean[i]) * (nl[i] - mean[i])
+	for k := e - 1; k >= 0; k-- {
+		if run = absentRun(run, p.z[k]); run == guidedGap {
+			p.z = p.z[k:]
+			return float64(k) * p.block
 		}
 	}
-	sd := math.Sqrt(variance / float64(nb*(len(nulls)-1)))
+	return 0
+}
+
+// absentRun is the run of absent blocks after one with presence z.
+func absentRun(run int, z float64) int {
+	if z < guidedBar/2 {
+		return run + 1
+	}
+	return 0
+}
+
+// changePoint is where the track's presence begins (dir +1) or ends (dir
+// −1), seconds from the window's start: the block boundary that best
+// splits the window into absent and present blocks (the sum of z −
+// guidedBar over the present ones is largest). Blocks that tell nothing
+// tie: a tie that spans edge (the edge as it is, seconds from the window's
+// start) keeps it, another is split in the middle. False for an empty
+// window.
+func (p blockPresence) changePoint(dir int, edge float64) (float64, bool) {
+	if len(p.z) == 0 {
+		return 0, false
+	}
+	// gain[k]: the present blocks are those from k on (a start) or before
+	// k (an end).
+	gain := make([]float64, len(p.z)+1)
+	for k := range p.z {
+		gain[k+1] = gain[k] + p.z[k] - guidedBar
+	}
+	if dir > 0 {
+		for k := range gain {
+			gain[k] = gain[len(p.z)] - gain[k]
+		}
+	}
+	best := slices.Max(gain)
+	first, last := -1, 0
+	for k, g := range gain {
+		if g >= best-1e-9 {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	lo, hi := float64(first)*p.block, float64(last)*p.block
+	if edge >= lo-p.block/2 && edge <= hi+p.block/2 {
+		return edge, true
+	}
+	return (lo + hi) / 2, true
+}
+
+// presence measures the track at shift (track time = query time + shift)
+// in the query from a to b seconds.
+func presence(query, track Source, shift, a, b float64) (blockPresence, error) {
+	fs := float64(guidedHop) / SampleRate
+	per := int(math.Round(guidedBlock / fs))
+	p := blockPresence{block: float64(per) * fs}
+	frames := int((b - a) / fs)
+	if frames < per {
+		return p, nil
+	}
+	frameSeconds := float64(guidedSize) / SampleRate
+	qa, err := query(a, float64(frames)*fs+frameSeconds)
+	if err != nil {
+		return p, err
+	}
+	qf, _ := whitenedFrames(atRate(qa))
+	qf = qf[:min(len(qf), frames)]
+	// The track's window starts a whole number of hops (lead) before the
+	// query's aligned start, so that undisplaced frames line up exactly.
+	widest := 0.0
+	for _, d := range guidedNulls {
+		widest = max(widest, math.Abs(d))
+	}
+	lead := min(int(math.Ceil(widest/fs))+1, int(math.Floor((a+shift)/fs)))
+	r0 := a + shift - float64(lead)*fs
+	ta, err := track(r0, float64(frames+2*lead)*fs+frameSeconds)
+	if err != nil {
+		return p, err
+	}
+	tf, energy := whitenedFrames(atRate(ta))
+	at := blockScores(qf, tf, energy, lead, per)
+	var nulls []scores
+	for _, d := range guidedNulls {
+		nulls = append(nulls, blockScores(qf, tf, energy, lead+int(math.Round(d/fs)), per))
+	}
+	mean, sd := chanceLevel(nulls, len(at.mean))
+	quiet := quietLevel(at)
+	p.z = make([]float64, len(at.mean))
+	for i := range p.z {
+		switch {
+		case at.n[i] == 0:
+			p.z[i] = -guidedBar
+		case at.loudest[i] < quiet:
+			p.z[i] = guidedBar
+		default:
+			p.z[i] = min(8, max(-4, (at.mean[i]-mean[i])/math.Max(sd, 1e-6)))
+		}
+	}
+	return p, nil
+}
+
+// atRate is p at SampleRate.
+func atRate(p audio.PCM) audio.PCM {
+	if p.Rate != SampleRate && len(p.Samples) > 0 {
+		return dsp.Resample(p, SampleRate)
+	}
+	return p
+}
+
+// scores are a comparison's per-block mean frame correlations, the frames
+// compared (0 where the track has none) and the track's loudest frame
+// (log10 power).
+type scores struct {
+	mean, loudest []float64
+	n             []int
+}
+
+// blockScores compares query frame f with track frame f+offset, per block
+// of per frames.
+func blockScores(qf, tf [][]float32, energy []float64, offset, per int) scores {
+	nb := (len(qf) + per - 1) / per
+	s := scores{mean: make([]float64, nb), loudest: make([]float64, nb), n: make([]int, nb)}
+	for i := range s.loudest {
+		s.loudest[i] = math.Inf(-1)
+	}
+	for f := range qf {
+		j, b := f+offset, f/per
+		if j < 0 || j >= len(tf) {
+			continue
+		}
+		s.mean[b] += float64(dsp.Dot(qf[f], tf[j]))
+		s.n[b]++
+		s.loudest[b] = max(s.loudest[b], energy[j])
+	}
+	for b := range s.mean {
+		s.mean[b] /= float64(max(s.n[b], 1))
+	}
+	return s
+}
+
+// chanceLevel is each block's mean over the displaced comparisons that
+// have track frames there, and the standard deviation pooled over all
+// blocks.
+func chanceLevel(nulls []scores, blocks int) (mean []float64, sd float64) {
+	mean = make([]float64, blocks)
+	var ss float64
+	df := 0
+	for b := range blocks {
+		k := 0
+		for _, n := range nulls {
+			if n.n[b] > 0 {
+				mean[b] += n.mean[b]
+				k++
+			}
+		}
+		if k < 2 {
+			continue
+		}
+		mean[b] /= float64(k)
+		for _, n := range nulls {
+			if n.n[b] > 0 {
+				ss += (n.mean[b] - mean[b]) * (n.mean[b] - mean[b])
+			}
+		}
+		df += k - 1
+	}
+	return mean, math.Sqrt(ss / float64(max(df, 1)))
+}
+
+// quietLevel is the loudness (log10 power) under which a block of the
+// track is too quiet to tell: guidedQuiet under the median of its blocks
+// that have frames.
+func quietLevel(s scores) float64 {
 	var heard []float64
-	for i := range nb {
-		if count[i] > 0 && !math.IsInf(energy[i], -1) {
-			heard = append(heard, energy[i])
+	for b, n := range s.n {
+		if n > 0 {
+			heard = append(heard, s.loudest[b])
 		}
+	}
+	if len(heard) == 0 {
+		return math.Inf(-1)
 	}
 	slices.Sort(heard)
-	z := make([]float64, nb)
-	for i := range nb {
-		switch {
-		case count[i] == 0:
-			z[i] = -guidedBar
-		case len(heard) > 0 && energy[i] < heard[len(heard)/2]-guidedQuiet:
-			z[i] = guidedBar
-		default:
-			z[i] = min(8, max(-4, (at[i]-mean[i])/math.Max(sd, 1e-6)))
-		}
-	}
-	return z, nil
+	return heard[len(heard)/2] - guidedQuiet
 }
 
 // whitenedFrames returns the frames of p as log spectra between guidedLoHz

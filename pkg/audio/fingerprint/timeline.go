@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -441,15 +442,9 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 		// remnant shorter than minPiece is dropped (no slivers).
 		strong := toRanges(out)
 		for _, s := range ix.resolve(weak, query) {
-			for _, piece := range (audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}).Subtract(strong) {
-				if float64(piece.EndMs-piece.StartMs) >= minPiece*1000 {
-					p := s
-					p.StartMs, p.EndMs = piece.StartMs, piece.EndMs
-					out = append(out, p)
-				}
-			}
+			out = append(out, remnants(s, strong)...)
 		}
-		slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
+		sortStretches(out)
 	}
 	out = ix.settleEdges(out, query, o.Music)
 	for i := range out {
@@ -472,6 +467,25 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 		slices.SortFunc(out, func(a, b Stretch) int { return int(a.StartMs - b.StartMs) })
 	}
 	return out
+}
+
+// remnants are the parts of s that cut (sorted) leaves, those shorter than
+// minPiece dropped.
+func remnants(s Stretch, cut []audio.Range) []Stretch {
+	var out []Stretch
+	for _, piece := range (audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}).Subtract(cut) {
+		if float64(piece.EndMs-piece.StartMs) >= minPiece*1000 {
+			p := s
+			p.StartMs, p.EndMs = piece.StartMs, piece.EndMs
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sortStretches orders stretches by start, stably.
+func sortStretches(st []Stretch) {
+	slices.SortStableFunc(st, func(a, b Stretch) int { return cmp.Compare(a.StartMs, b.StartMs) })
 }
 
 // minPiece (seconds) is the shortest part of a stretch kept where another
