@@ -26,8 +26,10 @@
 //     are stored under recognition-work/ keyed by the upload's key and
 //     ETag, where Prepare (the S3 upload trigger) may already have put them.
 //   - Match (progress matching): the catalog timeline over the catalog's
-//     fingerprint segments; music the catalog does not explain stays as
-//     unexplained stretches.
+//     fingerprint segments, each catalog stretch's edges then guided by
+//     the track's own audio (guide.go: windows of the prepared audio and
+//     of the track's WAV rendition, read by range); music the catalog does
+//     not explain stays as unexplained stretches.
 //   - External: unexplained stretches are sampled for the outside
 //     recognizer (off when none is configured): about one sample of at
 //     most 12 s per 30 s of each stretch, at most Config.OutsideSamples

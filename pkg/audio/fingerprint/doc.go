@@ -20,4 +20,9 @@
 // Index.MatchWarped, and Timeline over what the identity pass leaves
 // unexplained, warp the query's hashes back over a grid of speeds and
 // shifts (warp.go) and report the Warp found.
+//
+// Under a voice, the landmarks at a song's edges are too sparse to place
+// them. GuideEdges (guided.go) widens a catalog stretch's edges by the
+// track's own audio: frame by frame, the query against the track at the
+// stretch's alignment, measured against the track displaced (chance).
 package fingerprint
