@@ -24,5 +24,7 @@
 // Under a voice, the landmarks at a song's edges are too sparse to place
 // them. GuideEdges (guided.go) widens a catalog stretch's edges by the
 // track's own audio: frame by frame, the query against the track at the
-// stretch's alignment, measured against the track displaced (chance).
+// stretch's alignment, measured against the track displaced (chance); a
+// gap left between two catalog stretches is then split by both tracks'
+// presence in it, each against the other.
 package fingerprint

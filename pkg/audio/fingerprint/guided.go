@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -52,6 +53,14 @@ const (
 	// guidedGap (blocks): a pause this long where the track is absent ends
 	// its presence (see upTo).
 	guidedGap = 4
+	// guidedGapBar is guidedBar between two placed catalog stretches (see
+	// settleGaps).
+	guidedGapBar = 1.0
+	// guidedGapGain: the summed presence over guidedGapBar that moves an
+	// edge into a gap. Where neither track plays (a pause between songs)
+	// blocks stand 0 ± 1 above chance, and a sum drifting down by the bar
+	// each block rarely climbs this far.
+	guidedGapGain = 2.5
 )
 
 // guidedNulls (seconds) are the displacements of the track that give the
@@ -72,8 +81,7 @@ func GuideEdges(query Source, querySeconds float64, st []Stretch, ref Reference)
 		if s.TrackID == "" || s.Speed != 0 || s.Semitones != 0 {
 			continue
 		}
-		id := s.TrackID
-		track := func(from, seconds float64) (audio.PCM, error) { return ref(id, from, seconds) }
+		track := trackOf(ref, s.TrackID)
 		start, end := float64(s.StartMs)/1000, float64(s.EndMs)/1000
 		shift := float64(s.TrackOffsetMs)/1000 - start // track time = query time + shift
 		lo, hi := neighbourBounds(out, i)
@@ -104,7 +112,121 @@ func GuideEdges(query Source, querySeconds float64, st []Stretch, ref Reference)
 		s.TrackOffsetMs += newStart - s.StartMs
 		s.StartMs, s.EndMs = newStart, ms(end)
 	}
+	if err := settleGaps(query, out, ref); err != nil {
+		return nil, err
+	}
 	return giveWay(out), nil
+}
+
+// settleGaps places the edges on either side of a gap between two catalog
+// stretches that follow each other (the earlier one ending before the later
+// one starts, at most guidedBack apart) where neither track, on its own,
+// stood above guidedBar: the gap is split into the earlier track's blocks,
+// blocks of neither and the later track's blocks, at the split where the
+// two tracks' presence over guidedGapBar is largest. Under a voice, a song's
+// last seconds stand only 1–2 above chance – too little against every
+// passage that might resemble it, enough against a neighbour that is
+// itself placed.
+func settleGaps(query Source, st []Stretch, ref Reference) error {
+	order := make([]int, 0, len(st))
+	for i, s := range st {
+		if s.TrackID != "" {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(st[a].StartMs, st[b].StartMs) })
+	for k := 1; k < len(order); k++ {
+		a, b := &st[order[k-1]], &st[order[k]]
+		if a.Speed != 0 || a.Semitones != 0 || b.Speed != 0 || b.Semitones != 0 {
+			continue
+		}
+		from, to := float64(a.EndMs)/1000, float64(b.StartMs)/1000
+		if to <= from || to-from > guidedBack {
+			continue
+		}
+		pa, err := presence(query, trackOf(ref, a.TrackID), float64(a.TrackOffsetMs)/1000-float64(a.StartMs)/1000, from, to)
+		if err != nil {
+			return err
+		}
+		pb, err := presence(query, trackOf(ref, b.TrackID), float64(b.TrackOffsetMs)/1000-float64(b.StartMs)/1000, from, to)
+		if err != nil {
+			return err
+		}
+		if len(pa.z) == 0 || len(pa.z) != len(pb.z) {
+			continue
+		}
+		// The last block may reach past the gap: edges stay inside it.
+		endA, startB := splitGap(pa, pb)
+		if endA > 0 {
+			a.EndMs = min(ms(from+float64(endA)*pa.block), b.StartMs)
+		}
+		if startB < len(pb.z) {
+			newStart := min(ms(from+float64(startB)*pb.block), b.StartMs)
+			b.TrackOffsetMs += newStart - b.StartMs
+			b.StartMs = newStart
+		}
+	}
+	return nil
+}
+
+// trackOf is the Source of one catalog track.
+func trackOf(ref Reference, id string) Source {
+	return func(from, seconds float64) (audio.PCM, error) { return ref(id, from, seconds) }
+}
+
+// splitGap returns the blocks of a gap the earlier track keeps (from its
+// start) and the block the later one starts at: the split i ≤ j with the
+// largest sum of the earlier track's presence over guidedGapBar – and over
+// the later track's presence where that is higher – in blocks [0, i), and
+// the later one's likewise in [j, n). A side whose sum stays under
+// guidedGapGain keeps its edge. Quiet blocks count nothing.
+func splitGap(early, late blockPresence) (endEarly, startLate int) {
+	n := len(early.z)
+	// head[i]: the earlier track's gain keeping blocks [0, i);
+	// tail[j]: the later track's gain from block j on.
+	head := make([]float64, n+1)
+	tail := make([]float64, n+1)
+	for i := range n {
+		head[i+1] = head[i] + early.excess(i, max(guidedGapBar, late.heard(i)))
+	}
+	for j := n - 1; j >= 0; j-- {
+		tail[j] = tail[j+1] + late.excess(j, max(guidedGapBar, early.heard(j)))
+	}
+	best := math.Inf(-1)
+	bestHead := 0 // argmax of head over [0, j]
+	endEarly, startLate = 0, n
+	for j := 0; j <= n; j++ {
+		if head[j] > head[bestHead] {
+			bestHead = j
+		}
+		if g := head[bestHead] + tail[j]; g > best+1e-9 {
+			best, endEarly, startLate = g, bestHead, j
+		}
+	}
+	if head[endEarly] < guidedGapGain {
+		endEarly = 0
+	}
+	if tail[startLate] < guidedGapGain {
+		startLate = n
+	}
+	return endEarly, startLate
+}
+
+// heard is block k's presence, −Inf where the track is too quiet to tell.
+func (p blockPresence) heard(k int) float64 {
+	if p.quiet != nil && p.quiet[k] {
+		return math.Inf(-1)
+	}
+	return p.z[k]
+}
+
+// excess is block k's presence over bar, 0 where the track is too quiet to
+// tell.
+func (p blockPresence) excess(k int, bar float64) float64 {
+	if p.quiet != nil && p.quiet[k] {
+		return 0
+	}
+	return p.z[k] - bar
 }
 
 // neighbourBounds is how far stretch i may widen (seconds): to the other
@@ -155,6 +277,7 @@ func giveWay(in []Stretch) []Stretch {
 // its end).
 type blockPresence struct {
 	z     []float64
+	quiet []bool  // the blocks where the track is too quiet to tell, when known
 	block float64 // seconds a block spans
 }
 
@@ -172,6 +295,9 @@ func (p *blockPresence) upTo(edge float64, dir int) float64 {
 		for k := e; k < len(p.z); k++ {
 			if run = absentRun(run, p.z[k]); run == guidedGap {
 				p.z = p.z[:k+1]
+				if p.quiet != nil {
+					p.quiet = p.quiet[:k+1]
+				}
 				break
 			}
 		}
@@ -180,6 +306,9 @@ func (p *blockPresence) upTo(edge float64, dir int) float64 {
 	for k := e - 1; k >= 0; k-- {
 		if run = absentRun(run, p.z[k]); run == guidedGap {
 			p.z = p.z[k:]
+			if p.quiet != nil {
+				p.quiet = p.quiet[k:]
+			}
 			return float64(k) * p.block
 		}
 	}
@@ -271,12 +400,13 @@ func presence(query, track Source, shift, a, b float64) (blockPresence, error) {
 	mean, sd := chanceLevel(nulls, len(at.mean))
 	quiet := quietLevel(at)
 	p.z = make([]float64, len(at.mean))
+	p.quiet = make([]bool, len(at.mean))
 	for i := range p.z {
 		switch {
 		case at.n[i] == 0:
 			p.z[i] = -guidedBar
 		case at.loudest[i] < quiet:
-			p.z[i] = guidedBar
+			p.z[i], p.quiet[i] = guidedBar, true
 		default:
 			p.z[i] = min(8, max(-4, (at.mean[i]-mean[i])/math.Max(sd, 1e-6)))
 		}

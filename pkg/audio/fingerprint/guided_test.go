@@ -25,25 +25,7 @@ import (
 func TestGuideEdges(t *testing.T) {
 	requireMusic(t)
 	audiotest.RequireEspeak(t)
-	ctx := context.Background()
-	rate := fingerprint.SampleRate
-	load := func(name string) audio.PCM {
-		p, err := decode.Decoder{}.DecodeFile(ctx, filepath.Join(musicDir, name+".ogg"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	tracks := map[string]audio.PCM{"vengeful": load("vengeful"), "knolls": load("knolls")}
-	music := audiotest.Concat(tracks["vengeful"].Window(30, 6), tracks["knolls"].Window(40, 20), audiotest.Silence(rate, 4))
-	voice, err := audiotest.Narration(ctx, audiotest.Voices[0], 26, 7, rate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := music.Window(6, 20).RMS() / voice.Window(2, 20).RMS() * math.Pow(10, 8.0/20)
-	for i, v := range voice.Samples {
-		music.Samples[4*rate+i] += float32(g) * v
-	}
+	tracks, music := narratedCut(t, "vengeful", "knolls", 0, 8)
 	ref := pcmReference(tracks)
 	guide := func(st ...fingerprint.Stretch) ([]fingerprint.Stretch, error) {
 		return fingerprint.GuideEdges(pcmSource(music), music.Seconds(), st, ref)
@@ -85,6 +67,64 @@ func TestGuideEdges(t *testing.T) {
 	if err != nil || math.Abs(float64(got[0].StartMs-k.StartMs)) > 250 || math.Abs(float64(got[0].EndMs-k.EndMs)) > 250 {
 		t.Errorf("at 44.1 kHz: %+v (%v), at %d Hz %d–%d", got, err, rate, k.StartMs, k.EndMs)
 	}
+}
+
+// TestGuideEdgesSettleGaps: between two stretches the hashes left apart
+// around a cut under the voice, the later song's start (knolls placed 3 s
+// late; its first seconds under this voice too faint to stand alone) and
+// the earlier song's last seconds (weight_of_revenge ended where the voice
+// begins, music 14 dB under it) are given back, each measured against the
+// other track.
+func TestGuideEdgesSettleGaps(t *testing.T) {
+	requireMusic(t)
+	audiotest.RequireEspeak(t)
+	cases := []struct {
+		first, second string
+		voice         int
+		db            float64
+	}{
+		{"vengeful", "knolls", 1, 8},
+		{"weight_of_revenge", "vengeful", 1, 14},
+	}
+	for _, c := range cases {
+		tracks, music := narratedCut(t, c.first, c.second, c.voice, c.db)
+		early := fingerprint.Stretch{StartMs: 0, EndMs: 4000, TrackID: c.first, TrackOffsetMs: 30000}
+		late := fingerprint.Stretch{StartMs: 9000, EndMs: 23000, TrackID: c.second, TrackOffsetMs: 43000}
+		got, err := fingerprint.GuideEdges(pcmSource(music), music.Seconds(), []fingerprint.Stretch{early, late}, pcmReference(tracks))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || math.Abs(float64(got[0].EndMs)-6000) > 1000 || math.Abs(float64(got[1].StartMs)-6000) > 1000 ||
+			got[0].EndMs > got[1].StartMs || got[1].TrackOffsetMs-got[1].StartMs != 34000 {
+			t.Errorf("%s ended at 4000 ms, %s placed at 9000 ms: guided to %+v, want both edges at 6000 ± 1000 ms", c.first, c.second, got)
+		}
+	}
+}
+
+// narratedCut is 6 s of first (from 30 s), 20 s of second (from 40 s) and
+// 4 s of silence, with espeak-ng narration in audiotest.Voices[voice] from
+// 4 s to 26 s, the music db under it; and the two tracks by name.
+func narratedCut(t *testing.T, first, second string, voice int, db float64) (map[string]audio.PCM, audio.PCM) {
+	ctx := context.Background()
+	rate := fingerprint.SampleRate
+	load := func(name string) audio.PCM {
+		p, err := decode.Decoder{}.DecodeFile(ctx, filepath.Join(musicDir, name+".ogg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tracks := map[string]audio.PCM{first: load(first), second: load(second)}
+	music := audiotest.Concat(tracks[first].Window(30, 6), tracks[second].Window(40, 20), audiotest.Silence(rate, 4))
+	narration, err := audiotest.Narration(ctx, audiotest.Voices[voice], 26, 7, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := music.Window(6, 20).RMS() / narration.Window(2, 20).RMS() * math.Pow(10, db/20)
+	for i, v := range narration.Samples {
+		music.Samples[4*rate+i] += float32(g) * v
+	}
+	return tracks, music
 }
 
 // BenchmarkGuideEdges: the cost of guiding one stretch's two edges (the
