@@ -1,6 +1,7 @@
 package audio_test
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -29,5 +30,26 @@ func TestSubtract(t *testing.T) {
 	want := []audio.Range{{StartMs: 10, EndMs: 30}, {StartMs: 50, EndMs: 90}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestSilences: a pause 60 dB under the music is silent, a voice-level
+// or noise-level stretch and a pause shorter than asked are not.
+func TestSilences(t *testing.T) {
+	const rate = 1000
+	var s []float32
+	add := func(seconds, amp float64) {
+		for i := range int(seconds * rate) {
+			s = append(s, float32(amp*math.Sin(float64(i)*0.7)))
+		}
+	}
+	add(10, 0.3)   // music
+	add(3, 0.0003) // a pause, 60 dB under it
+	add(5, 0.03)   // a soft passage, 20 dB under
+	add(0.5, 0)    // a short gap
+	add(10, 0.3)
+	got := audio.Silences(audio.PCM{Samples: s, Rate: rate}, 1)
+	if len(got) != 1 || got[0].StartMs != 10000 || got[0].EndMs != 13000 {
+		t.Errorf("got %+v, want one silence 10000–13000 ms", got)
 	}
 }

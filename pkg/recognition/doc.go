@@ -22,7 +22,8 @@
 // tasks, the same code on Lambda and in process (HandleTask):
 //
 //   - Extract (progress extracting): decode the video's audio (ffmpeg),
-//     detect music (musicdetect), fingerprint it; the audio and analysis
+//     detect music (musicdetect) and silences (audio.Silences, which no
+//     catalog stretch's edge crosses), fingerprint it; the audio and analysis
 //     are stored under recognition-work/ keyed by the upload's key and
 //     ETag, where Prepare (the S3 upload trigger) may already have put them.
 //   - Match (progress matching): the catalog timeline over the catalog's

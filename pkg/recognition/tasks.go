@@ -146,7 +146,7 @@ func (s *Service) Match(ctx context.Context, jobID string) error {
 	}
 	stretches := []fingerprint.Stretch{}
 	if ix != nil {
-		stretches = ix.Timeline(a.Hashes, fingerprint.TimelineOptions{Music: a.Music})
+		stretches = ix.Timeline(a.Hashes, fingerprint.TimelineOptions{Music: a.Music, Silences: a.Silences})
 		if stretches, err = s.guideEdges(ctx, r.Source, a.DurationMs, cat, stretches); err != nil {
 			return err
 		}

@@ -38,12 +38,18 @@ const (
 
 var analysisMagic = []byte("MCRECW1\n")
 
+// minSilenceSeconds is the shortest silence that bounds a song's edges.
+const minSilenceSeconds = 1.0
+
 // analysis is what Extract leaves for the next tasks.
 type analysis struct {
-	DurationMs int64              `json:"duration_ms"`
-	Rate       int                `json:"rate"`
-	Music      []audio.Range      `json:"music"`
-	Hashes     []fingerprint.Hash `json:"-"` // stored binary, after the JSON head
+	DurationMs int64         `json:"duration_ms"`
+	Rate       int           `json:"rate"`
+	Music      []audio.Range `json:"music"`
+	// Silences: where the video is silent (audio.Silences); edges are not
+	// carried across them. Absent from analyses stored before it.
+	Silences []audio.Range      `json:"silences,omitempty"`
+	Hashes   []fingerprint.Hash `json:"-"` // stored binary, after the JSON head
 }
 
 // normETag drops the quotes S3 puts around ETags in some places (HeadObject)
@@ -212,6 +218,7 @@ func (s *Service) prepareOnce(ctx context.Context, src SourceRef) (*analysis, er
 		DurationMs: pcm.Duration().Milliseconds(),
 		Rate:       pcm.Rate,
 		Music:      musicdetect.Detect(pcm, musicdetect.Options{}),
+		Silences:   audio.Silences(pcm, minSilenceSeconds),
 		Hashes:     fingerprint.New(fingerprint.QueryOptions).Fingerprint(pcm),
 	}
 	if err := s.putWAV(ctx, dir+audioFile, pcm); err != nil {

@@ -1,9 +1,11 @@
 package recognition
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/fingerprint"
 )
 
@@ -24,5 +26,25 @@ func TestWorkDirFollowsQueryOptions(t *testing.T) {
 	d := workDir("uploads/a.mp4", `"etag"`)
 	if !strings.Contains(d, "."+queryRecipe+"/") || d != workDir("uploads/a.mp4", "etag") {
 		t.Errorf("work dir %s", d)
+	}
+}
+
+// TestAnalysisKeepsSilences: the silences Extract finds reach Match (they
+// bound the timeline's edges), and an analysis stored before them reads
+// as none.
+func TestAnalysisKeepsSilences(t *testing.T) {
+	a := analysis{DurationMs: 30000, Rate: 11025, Music: []audio.Range{{StartMs: 0, EndMs: 10000}},
+		Silences: []audio.Range{{StartMs: 10000, EndMs: 13000}}, Hashes: []fingerprint.Hash{{Key: 7, Time: 3}}}
+	b, err := a.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got analysis
+	if err := got.UnmarshalBinary(b); err != nil || !reflect.DeepEqual(got, a) {
+		t.Errorf("read back %+v (%v), want %+v", got, err, a)
+	}
+	a.Silences = nil
+	if b, err = a.MarshalBinary(); err != nil || strings.Contains(string(b), "silences") {
+		t.Errorf("an analysis without silences stored %q (%v)", b, err)
 	}
 }

@@ -61,8 +61,8 @@ const (
 )
 
 // settleEdges bridges and extends the track stretches of in (sorted by
-// start) at their own alignments; see above.
-func (ix *Index) settleEdges(in []Stretch, query []Hash, music []audio.Range) []Stretch {
+// start) at their own alignments, never across a silence; see above.
+func (ix *Index) settleEdges(in []Stretch, query []Hash, music, silences []audio.Range) []Stretch {
 	if len(query) == 0 {
 		return in
 	}
@@ -101,6 +101,25 @@ func (ix *Index) settleEdges(in []Stretch, query []Hash, music []audio.Range) []
 			bh = min(bh, msFrame(out[i+1].StartMs))
 		}
 		first, last := msFrame(s.StartMs), msFrame(s.EndMs)
+		// A silence is where the video cut from the song: an edge is not
+		// carried across it. A jump (a cluster at the alignment within
+		// jumpSeconds) carried a song cut under 0-dB noise across the 3 s of
+		// near-silence after it and 3.5–12 s into the unknown song that
+		// followed (BenchmarkWesnothVideos). Pieces of one play on either
+		// side of a rest are still bridged above.
+		for _, q := range silences {
+			if q.EndMs <= s.StartMs {
+				bl = max(bl, min(msFrame(q.EndMs), first))
+			}
+			if q.StartMs >= s.EndMs {
+				bh = min(bh, max(msFrame(q.StartMs)+1, last))
+			} else if q.StartMs < s.EndMs && q.EndMs > s.EndMs {
+				bh = min(bh, last) // the end lies in a silence
+			}
+			if q.StartMs < s.StartMs && q.EndMs > s.StartMs {
+				bl = max(bl, first) // the start lies in a silence
+			}
+		}
 		lo, hi, ev, f, l, ok := ix.extendWithin(query, s, first, last, bl, bh)
 		if !ok {
 			continue

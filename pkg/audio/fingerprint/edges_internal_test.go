@@ -74,10 +74,10 @@ func TestSettleEdgesBridge(t *testing.T) {
 			{StartMs: frameMs(600), EndMs: frameMs(1000), TrackID: "a", align: align},
 		}
 	}
-	if got := ix.settleEdges(stretches(), query(20), nil); len(got) != 1 || got[0].StartMs != 0 || got[0].EndMs != frameMs(1000) {
+	if got := ix.settleEdges(stretches(), query(20), nil, nil); len(got) != 1 || got[0].StartMs != 0 || got[0].EndMs != frameMs(1000) {
 		t.Errorf("music on between them: got %+v, want one stretch 0–%d ms", got, frameMs(1000))
 	}
-	if got := ix.settleEdges(stretches(), query(0), nil); len(got) != 2 {
+	if got := ix.settleEdges(stretches(), query(0), nil, nil); len(got) != 2 {
 		t.Errorf("muted gap: got %+v, want two stretches", got)
 	}
 	// Touching pieces (a weak stretch's remnant next to the strong one it
@@ -86,7 +86,7 @@ func TestSettleEdgesBridge(t *testing.T) {
 		{StartMs: frameMs(0), EndMs: frameMs(400), TrackID: "a", align: align},
 		{StartMs: frameMs(400), EndMs: frameMs(1000), TrackID: "a", align: align},
 	}
-	if got := ix.settleEdges(touching, query(0), nil); len(got) != 1 || got[0].EndMs != frameMs(1000) {
+	if got := ix.settleEdges(touching, query(0), nil, nil); len(got) != 1 || got[0].EndMs != frameMs(1000) {
 		t.Errorf("touching pieces: got %+v, want one stretch", got)
 	}
 }
@@ -175,7 +175,7 @@ func TestEdgeJumpsQuietPassage(t *testing.T) {
 		{"strong return in the clear", false, false, strong, true},
 		{"weak return in the clear", false, false, weak, false},
 	} {
-		got := ix.settleEdges(stretch, query(c.voice, c.resembling, c.every), nil)
+		got := ix.settleEdges(stretch, query(c.voice, c.resembling, c.every), nil, nil)
 		switch {
 		case len(got) != 1:
 			t.Errorf("%s: got %+v, want one stretch", c.name, got)
@@ -185,9 +185,14 @@ func TestEdgeJumpsQuietPassage(t *testing.T) {
 			t.Errorf("%s: got %+v, want the stretch to end near %d ms", c.name, got, frameMs(400))
 		}
 	}
+	// A silence after the song (the video cut from it) is not jumped.
+	silence := []audio.Range{{StartMs: frameMs(405), EndMs: frameMs(430)}}
+	if got := ix.settleEdges(stretch, query(true, false, strong), nil, silence); len(got) != 1 || got[0].EndMs > frameMs(405) {
+		t.Errorf("a silence after the song: got %+v, want the stretch to end by %d ms", got, frameMs(405))
+	}
 	// The return found as a stretch of its own is bridged to.
 	pieces := append(slices.Clone(stretch), Stretch{StartMs: frameMs(560), EndMs: frameMs(600), TrackID: "a", align: align})
-	if got := ix.settleEdges(pieces, query(true, false, strong), nil); len(got) != 1 || got[0].EndMs < frameMs(592) {
+	if got := ix.settleEdges(pieces, query(true, false, strong), nil, nil); len(got) != 1 || got[0].EndMs < frameMs(592) {
 		t.Errorf("quiet passage before a found return: got %+v, want one stretch", got)
 	}
 }
@@ -218,24 +223,24 @@ func TestSnapToMusic(t *testing.T) {
 	}
 	stretch := []Stretch{{StartMs: frameMs(200), EndMs: frameMs(797), TrackID: "a", align: align}}
 	music := []audio.Range{{StartMs: frameMs(160), EndMs: frameMs(900)}}
-	got := ix.settleEdges(stretch, query(true), music)
+	got := ix.settleEdges(stretch, query(true), music, nil)
 	if len(got) != 1 || got[0].StartMs != frameMs(160) {
 		t.Errorf("under a voice: got %+v, want the start at the music's, %d ms", got, frameMs(160))
 	}
 	if len(got) == 1 && got[0].EndMs > frameMs(820) {
 		t.Errorf("under a voice: end %d ms moved to a music edge 4.6 s away", got[0].EndMs)
 	}
-	got = ix.settleEdges(stretch, query(false), music)
+	got = ix.settleEdges(stretch, query(false), music, nil)
 	if len(got) != 1 || got[0].StartMs < frameMs(190) {
 		t.Errorf("in the clear: got %+v, want the start near %d ms", got, frameMs(200))
 	}
 	// The song goes on under the voice to the music's end, 4.8 s on,
 	// leaving two single aligned hashes on the way.
-	got = ix.settleEdges(stretch, query(true, 830, 880), music)
+	got = ix.settleEdges(stretch, query(true, 830, 880), music, nil)
 	if len(got) != 1 || got[0].EndMs != frameMs(900) {
 		t.Errorf("under a voice, the track held to the music's end: got %+v, want the end at %d ms", got, frameMs(900))
 	}
-	got = ix.settleEdges(stretch, query(true, 850), music)
+	got = ix.settleEdges(stretch, query(true, 850), music, nil)
 	t.Logf("got %+v", got)
 	if len(got) != 1 || got[0].EndMs > frameMs(820) {
 		t.Errorf("under a voice, one aligned hash on the way: got %+v, want the end near %d ms", got, frameMs(800))
@@ -257,7 +262,7 @@ func TestEdgeReachesFar(t *testing.T) {
 		q = append(q, Hash{Key: 1<<20 + f, Time: f}) // the voice
 	}
 	stretch := []Stretch{{StartMs: frameMs(1000), EndMs: frameMs(1399), TrackID: "a", align: align}}
-	got := ix.settleEdges(stretch, q, nil)
+	got := ix.settleEdges(stretch, q, nil, nil)
 	if len(got) != 1 || got[0].StartMs > frameMs(20) {
 		t.Errorf("got %+v, want one stretch from %d ms or earlier", got, frameMs(20))
 	}
@@ -293,7 +298,7 @@ func TestNoSnapAcrossOtherMusic(t *testing.T) {
 			}
 			q = append(q, Hash{Key: 1<<20 + f, Time: f}) // the voice
 		}
-		got := ix.settleEdges(stretch, q, music)
+		got := ix.settleEdges(stretch, q, music, nil)
 		if len(got) != 1 {
 			t.Fatalf("draw %d: got %+v, want one stretch", seed, got)
 		}

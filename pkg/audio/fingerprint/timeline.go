@@ -43,6 +43,9 @@ type TimelineOptions struct {
 	// NoWarp skips the speed and pitch search (warp.go) over the music
 	// the identity pass leaves unexplained.
 	NoWarp bool
+	// Silences, when set (audio.Silences), are where the query is silent:
+	// a stretch's edges are never carried across one (see settleEdges).
+	Silences []audio.Range
 }
 
 func (o TimelineOptions) withDefaults() TimelineOptions {
@@ -446,7 +449,7 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 		}
 		sortStretches(out)
 	}
-	out = ix.settleEdges(out, query, o.Music)
+	out = ix.settleEdges(out, query, o.Music, o.Silences)
 	for i := range out {
 		out[i].TrackOffsetMs = ms(out[i].offset) + out[i].StartMs
 	}
