@@ -28,7 +28,7 @@ const (
 	// workVersion changes when what Extract computes changes (decoding,
 	// music detection); the fingerprint format has its own version, and
 	// the query fingerprint's options their own digest (queryRecipe).
-	workVersion  = 2 // 2: music ranges refined to the frame (musicdetect refine.go)
+	workVersion  = 3 // 2: music ranges refined to the frame (musicdetect refine.go); 3: silences
 	audioFile    = "audio.wav"
 	analysisFile = "analysis.bin"
 	// rejectedFile records why the upload trigger refused an upload it
@@ -111,6 +111,7 @@ func (a *analysis) UnmarshalBinary(b []byte) error {
 	if len(b) < 4+n+4 {
 		return bad
 	}
+	*a = analysis{} // a field the head lacks (written before it existed) reads as its zero value
 	if err := json.Unmarshal(b[4:4+n], a); err != nil {
 		return fmt.Errorf("%w: %w", bad, err)
 	}

@@ -135,8 +135,18 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 		}
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(st[a].StartMs, st[b].StartMs) })
-	for k := 1; k < len(order); k++ {
-		a, b := &st[order[k-1]], &st[order[k]]
+	// A gap lies between the stretch reaching furthest so far and the next
+	// one to start after it; no other catalog stretch covers any of it.
+	last := -1
+	for i, k := range order {
+		if i == 0 {
+			last = k
+			continue
+		}
+		a, b := &st[last], &st[k]
+		if b.EndMs > a.EndMs {
+			last = k
+		}
 		if a.Speed != 0 || a.Semitones != 0 || b.Speed != 0 || b.Semitones != 0 {
 			continue
 		}
@@ -148,13 +158,15 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 		if err != nil {
 			return err
 		}
-		pb, err := presence(query, trackOf(ref, b.TrackID), float64(b.TrackOffsetMs)/1000-float64(b.StartMs)/1000, from, to)
+		pb, err := laterPresence(query, ref, *b, from, to, pa.block)
 		if err != nil {
 			return err
 		}
-		if len(pa.z) == 0 || len(pa.z) != len(pb.z) {
+		n := min(len(pa.z), len(pb.z))
+		if n == 0 {
 			continue
 		}
+		pa.z, pa.quiet, pb.z, pb.quiet = pa.z[:n], pa.quiet[:n], pb.z[:n], pb.quiet[:n]
 		// The last block may reach past the gap: edges stay inside it.
 		endA, startB := splitGap(pa, pb)
 		if endA > 0 {
@@ -167,6 +179,25 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 		}
 	}
 	return nil
+}
+
+// laterPresence is the presence of stretch b's track in the gap from to to
+// (seconds): where the gap begins before the track does (a song played
+// from its start), the blocks before it are absent (−guidedBar), and the
+// rest measured from the track's first block in the gap on.
+func laterPresence(query Source, ref Reference, b Stretch, from, to, block float64) (blockPresence, error) {
+	shift := float64(b.TrackOffsetMs)/1000 - float64(b.StartMs)/1000
+	skip := 0
+	if from+shift < 0 {
+		skip = int(math.Ceil((-shift - from) / block))
+	}
+	p, err := presence(query, trackOf(ref, b.TrackID), shift, from+float64(skip)*block, to)
+	if err != nil || skip == 0 {
+		return p, err
+	}
+	p.z = append(slices.Repeat([]float64{-guidedBar}, skip), p.z...)
+	p.quiet = append(make([]bool, skip), p.quiet...)
+	return p, nil
 }
 
 // trackOf is the Source of one catalog track.
@@ -199,7 +230,7 @@ func splitGap(early, late blockPresence) (endEarly, startLate int) {
 		if head[j] > head[bestHead] {
 			bestHead = j
 		}
-		if g := head[bestHead] + tail[j]; g > best+1e-9 {
+		if g := head[bestHead] + tail[j]; g >= best-1e-9 { // ties: the later start
 			best, endEarly, startLate = g, bestHead, j
 		}
 	}
