@@ -83,7 +83,7 @@ func GuideEdges(query Source, querySeconds float64, st []Stretch, ref Reference)
 		}
 		track := trackOf(ref, s.TrackID)
 		start, end := float64(s.StartMs)/1000, float64(s.EndMs)/1000
-		shift := float64(s.TrackOffsetMs)/1000 - start // track time = query time + shift
+		shift := trackShift(*s)
 		lo, hi := neighbourBounds(out, i)
 		lo, hi = max(lo, 0, -shift, start-guidedBack), min(hi, querySeconds, end+guidedBack)
 		mid := (start + end) / 2
@@ -154,7 +154,7 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 		if to <= from || to-from > guidedBack {
 			continue
 		}
-		pa, err := presence(query, trackOf(ref, a.TrackID), float64(a.TrackOffsetMs)/1000-float64(a.StartMs)/1000, from, to)
+		pa, err := presence(query, trackOf(ref, a.TrackID), trackShift(*a), from, to)
 		if err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 // from its start), the blocks before it are absent (−guidedBar), and the
 // rest measured from the track's first block in the gap on.
 func laterPresence(query Source, ref Reference, b Stretch, from, to, block float64) (blockPresence, error) {
-	shift := float64(b.TrackOffsetMs)/1000 - float64(b.StartMs)/1000
+	shift := trackShift(b)
 	skip := 0
 	if from+shift < 0 {
 		skip = int(math.Ceil((-shift - from) / block))
@@ -198,6 +198,12 @@ func laterPresence(query Source, ref Reference, b Stretch, from, to, block float
 	p.z = append(slices.Repeat([]float64{-guidedBar}, skip), p.z...)
 	p.quiet = append(make([]bool, skip), p.quiet...)
 	return p, nil
+}
+
+// trackShift is s's track time minus query time (seconds), at any instant
+// of the stretch.
+func trackShift(s Stretch) float64 {
+	return float64(s.TrackOffsetMs-s.StartMs) / 1000
 }
 
 // trackOf is the Source of one catalog track.
