@@ -30,6 +30,9 @@ var magicRaw = []byte("MCFPIX2")
 // its number of postings, as varints), every posting as a little-endian
 // uint32 in key order, and a CRC-32 of everything before it.
 func (ix *Index) MarshalBinary() ([]byte, error) {
+	if ix.HasBackground() {
+		return nil, errors.New("fingerprint: an index with a background is not stored")
+	}
 	head := binary.AppendUvarint(nil, uint64(ix.end))
 	head = binary.AppendUvarint(head, uint64(len(ix.tracks)))
 	for _, t := range ix.tracks {

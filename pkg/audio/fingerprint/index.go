@@ -30,19 +30,28 @@ type Index struct {
 	starts []uint32
 	posts  []uint32
 	end    uint32 // first free global frame
+	// background holds the IDs of the tracks that only compete (see
+	// WithBackground); nil for a catalog's own index.
+	background map[string]bool
 }
 
-// Tracks lists the indexed tracks in timeline order.
-func (ix *Index) Tracks() []Track { return slices.Clone(ix.tracks) }
+// Tracks lists the indexed tracks in timeline order, background tracks
+// (WithBackground) left out.
+func (ix *Index) Tracks() []Track {
+	return slices.DeleteFunc(slices.Clone(ix.tracks), func(t Track) bool { return ix.isBackground(t.ID) })
+}
 
 // Len is the number of postings (hashes) stored.
 func (ix *Index) Len() int { return len(ix.posts) }
 
-// Seconds is the indexed audio duration.
+// Seconds is the indexed audio duration, background tracks
+// (WithBackground) left out.
 func (ix *Index) Seconds() float64 {
 	var n uint64
 	for _, t := range ix.tracks {
-		n += uint64(t.Frames)
+		if !ix.isBackground(t.ID) {
+			n += uint64(t.Frames)
+		}
 	}
 	return float64(n) * FrameSeconds
 }
@@ -125,6 +134,9 @@ func Merge(segments ...*Index) (*Index, error) {
 	shifts := make([]uint32, len(segments))
 	total := 0
 	for i, s := range segments {
+		if s.HasBackground() {
+			return nil, errors.New("fingerprint: cannot merge an index with a background")
+		}
 		shifts[i] = out.end - trackGap
 		for _, t := range s.tracks {
 			if seen[t.ID] {

@@ -92,6 +92,12 @@ type window struct {
 // Match returns the tracks the query hashes (QueryOptions) most likely come
 // from, best first. It is safe for concurrent use.
 func (ix *Index) Match(query []Hash, opts MatchOptions) []Candidate {
+	return catalogCandidates(ix, ix.matchAll(query, opts))
+}
+
+// matchAll is Match with background tracks' candidates kept: the matching
+// inside the package must see them to weigh the catalog's against them.
+func (ix *Index) matchAll(query []Hash, opts MatchOptions) []Candidate {
 	return ix.match(query, opts, Track{Frames: ix.end})
 }
 

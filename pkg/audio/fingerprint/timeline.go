@@ -95,7 +95,7 @@ const maxGapWindows = 3
 // contested time is divided where one alignment's evidence gives way to
 // the other's (finish), which places boundaries to a fraction of a second.
 func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
-	return ix.timeline(query, query, opts)
+	return ix.catalogStretches(ix.timeline(query, query, opts), len(opts.Music) > 0)
 }
 
 // timeline is Timeline with the windows matched on query and the runs
@@ -180,7 +180,7 @@ func (ix *Index) coarse(query []Hash, end uint32, winSec, stepSec float64, mo Ma
 			buf = append(buf, Hash{Key: h.Key, Time: h.Time - w})
 		}
 		ws := float64(w) * FrameSeconds
-		cands := ix.Match(buf, mo)
+		cands := ix.matchAll(buf, mo)
 		if len(cands) > 0 {
 			if x := agreeing(strong, cands[0], ws); x != nil {
 				x.confirmed = true

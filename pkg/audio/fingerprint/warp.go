@@ -204,7 +204,12 @@ func relaxed(minScore int) MatchOptions {
 // better warped (warpedIdentity), or a weak one loses to a warped match
 // that scores warpOverIdentity × more. It is safe for concurrent use.
 func (ix *Index) MatchWarped(query []Hash, opts MatchOptions) []WarpedCandidate {
-	cs := ix.Match(query, opts)
+	return catalogCandidates(ix, ix.matchWarped(query, opts))
+}
+
+// matchWarped is MatchWarped with background tracks' candidates kept.
+func (ix *Index) matchWarped(query []Hash, opts MatchOptions) []WarpedCandidate {
+	cs := ix.matchAll(query, opts)
 	if len(cs) > 0 {
 		if c, ok := ix.warpedIdentity(query, cs[0].TrackID, cs[0].Score); ok {
 			return []WarpedCandidate{c}
@@ -349,7 +354,7 @@ func (ix *Index) rescore(query []Hash, lead []WarpedCandidate) []WarpedCandidate
 // hashes. Its times come back in query time, its warp rounded.
 func (ix *Index) settle(query []Hash, best WarpedCandidate, buf []Hash) (WarpedCandidate, bool) {
 	buf = best.Warp.Apply(buf[:0], query)
-	cs := ix.Match(buf, relaxed(warpMinScore/2))
+	cs := ix.matchAll(buf, relaxed(warpMinScore/2))
 	if len(cs) == 0 || cs[0].TrackID != best.TrackID {
 		return WarpedCandidate{}, false
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"musiccatalog/pkg/audio/fingerprint"
+	"musiccatalog/pkg/audio/fingerprint/background"
 	"musiccatalog/pkg/blob"
 	"musiccatalog/pkg/catalog"
 )
@@ -27,7 +28,9 @@ type Index struct {
 }
 
 // For returns the merged index of cat's fingerprint segments, or nil when
-// the catalog has none.
+// the catalog has none. A catalog of less than background.Below seconds
+// is matched against the background music as well (never reported): with
+// few tracks of its own it would otherwise name music it does not hold.
 func (f *Index) For(ctx context.Context, cat *catalog.Catalog) (*fingerprint.Index, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -57,6 +60,10 @@ func (f *Index) For(ctx context.Context, cat *catalog.Catalog) (*fingerprint.Ind
 		if merged, err = fingerprint.Merge(segs...); err != nil {
 			return nil, fmt.Errorf("fpindex: merge fingerprint segments: %w", err)
 		}
+	}
+	merged, err := background.For(merged)
+	if err != nil {
+		return nil, fmt.Errorf("fpindex: %w", err)
 	}
 	f.loaded, f.version, f.ix = true, cat.Version(), merged
 	return merged, nil
