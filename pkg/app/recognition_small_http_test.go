@@ -53,7 +53,13 @@ func TestRecognitionSmallCatalogLeavesUnknownMusic(t *testing.T) {
 		t.Fatalf("submit: %d %s", r.Status, r.Body)
 	}
 	job := pollJob(t, c, r.Map(t)["job_id"].(string), 120*time.Second)
+	if job["status"] != "completed" {
+		t.Fatalf("job %v", job)
+	}
 	segs, _ := job["segments"].([]any)
+	if len(segs) == 0 {
+		t.Fatalf("no segment: the minute of music should come back unidentified: %v", job)
+	}
 	for _, s := range segs {
 		if m := s.(map[string]any); m["id"] == trackID || m["internal"] == true {
 			t.Errorf("a song the catalog does not hold was named as its track: %v", m)

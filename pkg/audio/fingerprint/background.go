@@ -3,6 +3,8 @@ package fingerprint
 import (
 	"errors"
 	"slices"
+
+	"musiccatalog/pkg/audio"
 )
 
 // Background music. Every decision to name a track weighs its score
@@ -23,13 +25,15 @@ import (
 // does not explain (TrackID "", when Music is set) or not at all.
 
 // WithBackground returns an index of catalog's tracks and bg's, in which
-// bg's tracks only compete: they are never reported. Track IDs must not
+// bg's tracks only compete: they are never reported. A background track
+// the catalog holds itself is left out (see heldIn). Track IDs must not
 // repeat between the two. The result is for matching only: MarshalBinary
 // refuses it, so that a background is never stored as catalog.
 func WithBackground(catalog, bg *Index) (*Index, error) {
 	if len(bg.background) > 0 || len(catalog.background) > 0 {
 		return nil, errors.New("fingerprint: index already has a background")
 	}
+	bg = bg.without(bg.heldIn(catalog))
 	out, err := Merge(catalog, bg)
 	if err != nil {
 		return nil, err
@@ -49,34 +53,83 @@ func (ix *Index) isBackground(id string) bool { return ix.background[id] }
 
 // catalogCandidates drops background tracks' candidates.
 func catalogCandidates[C interface{ trackID() string }](ix *Index, cs []C) []C {
-	if len(ix.background) == 0 {
-		return cs
-	}
 	return slices.DeleteFunc(cs, func(c C) bool { return ix.isBackground(c.trackID()) })
 }
 
+// withRoomForBackground is opts asking for as many more candidates as ix
+// has background tracks, so that the caller's MaxCandidates (returned)
+// are still there once the background's are dropped.
+func withRoomForBackground(ix *Index, opts MatchOptions) (MatchOptions, int) {
+	o := opts.withDefaults()
+	want := o.MaxCandidates
+	o.MaxCandidates += len(ix.background)
+	return o, want
+}
+
+func firstN[C any](cs []C, n int) []C { return cs[:min(len(cs), n)] }
+
 func (c Candidate) trackID() string { return c.TrackID }
 
-// catalogStretches turns background tracks' stretches into music the index
-// does not explain (joined with such music they touch) when the timeline
-// reports it (music set), and drops them otherwise.
-func (ix *Index) catalogStretches(in []Stretch, music bool) []Stretch {
+// catalogStretches turns background tracks' stretches into music the
+// index does not explain when the timeline reports such music (Music set),
+// and drops them otherwise. Unexplained pieces less than mergeGapSeconds
+// apart are joined, and a piece shorter than minPiece is dropped, as finish
+// does: short unexplained music is a gap inside a song or a neighbour's
+// edge. A piece keeps the span the background explained (bg), which guided
+// edges treat as a neighbour, as they would the catalog track it stands in
+// for.
+func (ix *Index) catalogStretches(in []Stretch, o TimelineOptions) []Stretch {
 	if len(ix.background) == 0 {
 		return in
 	}
-	var out []Stretch
+	var out, unexplained []Stretch
 	for _, s := range in {
-		if ix.isBackground(s.TrackID) {
-			if !music {
-				continue
+		switch {
+		case ix.isBackground(s.TrackID):
+			if len(o.Music) > 0 {
+				unexplained = append(unexplained, Stretch{StartMs: s.StartMs, EndMs: s.EndMs, bg: audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}})
 			}
-			s = Stretch{StartMs: s.StartMs, EndMs: s.EndMs}
+		case s.TrackID == "":
+			unexplained = append(unexplained, s)
+		default:
+			out = append(out, s)
 		}
-		if n := len(out); n > 0 && s.TrackID == "" && out[n-1].TrackID == "" && s.StartMs <= out[n-1].EndMs {
-			out[n-1].EndMs = max(out[n-1].EndMs, s.EndMs)
+	}
+	sortStretches(unexplained)
+	var joined []Stretch
+	for _, s := range unexplained {
+		if n := len(joined); n > 0 && float64(s.StartMs-joined[n-1].EndMs) <= mergeGapSeconds*1000 {
+			p := &joined[n-1]
+			p.EndMs = max(p.EndMs, s.EndMs)
+			switch {
+			case s.bg.EndMs == 0:
+			case p.bg.EndMs == 0:
+				p.bg = s.bg
+			default:
+				p.bg.EndMs = max(p.bg.EndMs, s.bg.EndMs)
+			}
 			continue
 		}
-		out = append(out, s)
+		joined = append(joined, s)
 	}
+	for _, s := range joined {
+		if float64(s.EndMs-s.StartMs) >= max(o.MinSeconds, minPiece)*1000 {
+			out = append(out, s)
+		}
+	}
+	sortStretches(out)
 	return out
+}
+
+// heldBy is the time a stretch holds against guided edges: a catalog
+// stretch's whole span, the span background music explains in an
+// unexplained one (see catalogStretches), else none.
+func (s Stretch) heldBy() (audio.Range, bool) {
+	switch {
+	case s.TrackID != "":
+		return audio.Range{StartMs: s.StartMs, EndMs: s.EndMs}, true
+	case s.bg.EndMs > s.bg.StartMs:
+		return s.bg, true
+	}
+	return audio.Range{}, false
 }

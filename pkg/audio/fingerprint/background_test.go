@@ -52,7 +52,8 @@ func TestWithBackgroundIsNeverReported(t *testing.T) {
 	if _, err := fingerprint.WithBackground(ix, bgIx); err == nil {
 		t.Error("a background was added twice")
 	}
-	if _, err := fingerprint.WithBackground(catalog, catalog); err == nil {
+	sameIDs, _ := build("", 5, 6)
+	if _, err := fingerprint.WithBackground(catalog, sameIDs); err == nil {
 		t.Error("a background repeating the catalog's IDs was accepted")
 	}
 
@@ -120,8 +121,11 @@ func TestBackgroundRefusesChance(t *testing.T) {
 	}
 	catalog := b.Build()
 	ix, err := background.For(catalog)
-	if err != nil || !ix.HasBackground() {
-		t.Fatalf("background.For: %v (a background %v)", err, ix.HasBackground())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ix.HasBackground() {
+		t.Fatal("background.For added no background to a catalog of one track")
 	}
 	unknown := qfp.Fingerprint(tracks[1].pcm.Window(270, 60))
 	named := func(ix *fingerprint.Index) (n int) {
@@ -144,5 +148,38 @@ func TestBackgroundRefusesChance(t *testing.T) {
 	with, without := ix.Timeline(q, fingerprint.TimelineOptions{}), catalog.Timeline(q, fingerprint.TimelineOptions{})
 	if len(with) == 0 || fmt.Sprint(with) != fmt.Sprint(without) {
 		t.Errorf("the catalog's own track in noise: %+v with the background, %+v without", with, without)
+	}
+}
+
+// TestBackgroundHeldByTheCatalog: a catalog that holds a background
+// recording itself still names it – the background's copy is left out
+// rather than tying with the catalog's track – and the rest of the
+// background still competes.
+func TestBackgroundHeldByTheCatalog(t *testing.T) {
+	fp := fingerprint.New(fingerprint.IndexOptions)
+	qfp := fingerprint.New(fingerprint.QueryOptions)
+	add := func(b *fingerprint.Builder, id string, p audio.PCM) {
+		if err := b.Add(id, p.Seconds(), fp.Fingerprint(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shared, other, own := piece(3, 60), piece(4, 60), piece(1, 60)
+	cb, bb := fingerprint.NewBuilder(), fingerprint.NewBuilder()
+	add(cb, "track-a", own)
+	add(cb, "track-c", shared)
+	add(bb, "bg-a", shared)
+	add(bb, "bg-b", other)
+	ix, err := fingerprint.WithBackground(cb.Build(), bb.Build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy := func(p audio.PCM, seed uint64) []fingerprint.Hash {
+		return qfp.Fingerprint(audiotest.MixSNR(p, audiotest.PinkNoise(rate, p.Seconds()+1, 0.1, seed), 5))
+	}
+	if cs := ix.Match(noisy(shared.Window(25, 8), 1), fingerprint.MatchOptions{}); len(cs) == 0 || cs[0].TrackID != "track-c" {
+		t.Errorf("the catalog's copy of a background recording: %+v, want track-c", cs)
+	}
+	if cs := ix.Match(noisy(other.Window(25, 8), 2), fingerprint.MatchOptions{MinRatio: 0.5}); len(cs) > 0 {
+		t.Errorf("the other background recording matched %+v", cs)
 	}
 }

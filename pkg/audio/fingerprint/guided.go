@@ -70,8 +70,8 @@ var guidedNulls = []float64{-5.3, -3.7, -2.1, 2.3, 3.9, 5.7}
 // GuideEdges widens the catalog stretches of st (not the warped ones) to
 // where the track, compared with query at the stretch's alignment, begins
 // and stops being heard: an edge only ever moves outwards, at most
-// guidedBack seconds, never into another catalog stretch nor before the
-// track's start. Music stretches no track explains give way to the moved
+// guidedBack seconds, never into another catalog stretch, into music the
+// background explains (see WithBackground) nor before the track's start. Music stretches no track explains give way to the moved
 // edges; a piece of one left shorter than minPiece is dropped.
 // querySeconds is the query's duration.
 func GuideEdges(query Source, querySeconds float64, st []Stretch, ref Reference) ([]Stretch, error) {
@@ -151,7 +151,7 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 			continue
 		}
 		from, to := float64(a.EndMs)/1000, float64(b.StartMs)/1000
-		if to <= from || to-from > guidedBack {
+		if to <= from || to-from > guidedBack || heldWithin(st, a.EndMs, b.StartMs) {
 			continue
 		}
 		pa, err := presence(query, trackOf(ref, a.TrackID), trackShift(*a), from, to)
@@ -179,6 +179,16 @@ func settleGaps(query Source, st []Stretch, ref Reference) error {
 		}
 	}
 	return nil
+}
+
+// heldWithin reports whether background music explains any of the time
+// from to to (ms; see heldBy): such a gap is not left by the two catalog
+// stretches around it.
+func heldWithin(st []Stretch, from, to int64) bool {
+	return slices.ContainsFunc(st, func(s Stretch) bool {
+		held, ok := s.heldBy()
+		return ok && s.TrackID == "" && held.StartMs < to && from < held.EndMs
+	})
 }
 
 // laterPresence is the presence of stretch b's track in the gap from to to
@@ -268,18 +278,20 @@ func (p blockPresence) excess(k int, bar float64) float64 {
 
 // neighbourBounds is how far stretch i may widen (seconds): to the other
 // catalog stretches' nearest edges before and after it (overlapping ones
-// included), else unbounded.
+// included), and to the time background music explains (heldBy), else
+// unbounded.
 func neighbourBounds(st []Stretch, i int) (lo, hi float64) {
 	s := st[i]
 	loMs, hiMs := int64(math.MinInt64), int64(math.MaxInt64)
 	for j, o := range st {
-		if j == i || o.TrackID == "" {
+		held, ok := o.heldBy()
+		if j == i || !ok {
 			continue
 		}
-		if o.StartMs < s.StartMs {
-			loMs = max(loMs, min(o.EndMs, s.StartMs))
+		if held.StartMs < s.StartMs {
+			loMs = max(loMs, min(held.EndMs, s.StartMs))
 		} else {
-			hiMs = min(hiMs, max(o.StartMs, s.EndMs))
+			hiMs = min(hiMs, max(held.StartMs, s.EndMs))
 		}
 	}
 	return float64(loMs) / 1000, float64(hiMs) / 1000

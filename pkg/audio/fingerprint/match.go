@@ -92,7 +92,11 @@ type window struct {
 // Match returns the tracks the query hashes (QueryOptions) most likely come
 // from, best first. It is safe for concurrent use.
 func (ix *Index) Match(query []Hash, opts MatchOptions) []Candidate {
-	return catalogCandidates(ix, ix.matchAll(query, opts))
+	if !ix.HasBackground() {
+		return ix.matchAll(query, opts)
+	}
+	o, want := withRoomForBackground(ix, opts)
+	return firstN(catalogCandidates(ix, ix.matchAll(query, o)), want)
 }
 
 // matchAll is Match with background tracks' candidates kept: the matching

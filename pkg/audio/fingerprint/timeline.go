@@ -26,6 +26,9 @@ type Stretch struct {
 
 	align  int64   // global index frame at query frame 0
 	offset float64 // track seconds at query time 0
+	// bg is the span of an unexplained stretch that background music
+	// explains (see catalogStretches); zero when none.
+	bg audio.Range
 }
 
 // TimelineOptions tune Timeline; zero fields take defaults.
@@ -95,7 +98,7 @@ const maxGapWindows = 3
 // contested time is divided where one alignment's evidence gives way to
 // the other's (finish), which places boundaries to a fraction of a second.
 func (ix *Index) Timeline(query []Hash, opts TimelineOptions) []Stretch {
-	return ix.catalogStretches(ix.timeline(query, query, opts), len(opts.Music) > 0)
+	return ix.catalogStretches(ix.timeline(query, query, opts), opts.withDefaults())
 }
 
 // timeline is Timeline with the windows matched on query and the runs

@@ -25,7 +25,7 @@ func TestBackgroundChecksum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.Tracks()) == 0 || ix.Seconds() < 1800 {
+	if len(ix.Tracks()) == 0 || ix.Seconds() < 1200 {
 		t.Errorf("background of %d tracks, %.0f s", len(ix.Tracks()), ix.Seconds())
 	}
 	for _, tr := range ix.Tracks() {
@@ -35,22 +35,38 @@ func TestBackgroundChecksum(t *testing.T) {
 	}
 }
 
-// TestForSmallCatalogsOnly: the background joins a catalog under Below
-// seconds, not a larger one nor an empty one.
+// TestForSmallCatalogsOnly: the background joins a catalog whose audio
+// outside its longest track is under Below seconds – a short catalog, one
+// long mix – and not a larger one; no catalog stays none.
 func TestForSmallCatalogsOnly(t *testing.T) {
-	index := func(seconds float64) *fingerprint.Index {
+	index := func(seconds ...float64) *fingerprint.Index {
 		b := fingerprint.NewBuilder()
-		if err := b.Add("t", seconds, []fingerprint.Hash{{Key: 1, Time: 0}}); err != nil {
-			t.Fatal(err)
+		for i, s := range seconds {
+			if err := b.Add(fmt.Sprint("t", i), s, []fingerprint.Hash{{Key: 1, Time: 0}}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		return b.Build()
 	}
-	small, large := index(600), index(Below+60)
-	if ix, err := For(small); err != nil || !ix.HasBackground() || len(ix.Tracks()) != 1 {
-		t.Errorf("small catalog: %v, background %v", err, ix != nil && ix.HasBackground())
-	}
-	if ix, err := For(large); err != nil || ix != large {
-		t.Errorf("large catalog: %v, the catalog itself %v", err, ix == large)
+	for _, c := range []struct {
+		name    string
+		ix      *fingerprint.Index
+		withBg  bool
+		catalog int
+	}{
+		{"ten minutes", index(600), true, 1},
+		{"one mix longer than Below", index(Below + 600), true, 1},
+		{"a mix and an hour of songs", index(Below+600, 1800, 1800), true, 3},
+		{"two mixes longer than Below", index(Below+600, Below+600), false, 2},
+		{"songs adding up to Below", index(Below/2, Below/2, Below/2), false, 3},
+	} {
+		ix, err := For(c.ix)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if ix.HasBackground() != c.withBg || (ix == c.ix) == c.withBg || len(ix.Tracks()) != c.catalog {
+			t.Errorf("%s: background %v (want %v), %d tracks listed", c.name, ix.HasBackground(), c.withBg, len(ix.Tracks()))
+		}
 	}
 	if ix, err := For(nil); err != nil || ix != nil {
 		t.Errorf("no catalog: %v %v", ix, err)
