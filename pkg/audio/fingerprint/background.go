@@ -72,12 +72,15 @@ func (c Candidate) trackID() string { return c.TrackID }
 
 // catalogStretches turns background tracks' stretches into music the
 // index does not explain when the timeline reports such music (Music set),
-// and drops them otherwise. Unexplained pieces less than mergeGapSeconds
-// apart are joined, and a piece shorter than minPiece is dropped, as finish
-// does: short unexplained music is a gap inside a song or a neighbour's
-// edge. A piece keeps the span the background explained (bg), which guided
-// edges treat as a neighbour, as they would the catalog track it stands in
-// for.
+// and drops them otherwise. Background time counts as music even where
+// music detection missed it: the fingerprints matched music there. A
+// piece of it is joined with unexplained music it nearly touches (within
+// mergeGapSeconds, no catalog stretch between), and dropped when shorter
+// than minPiece, as finish drops short unexplained pieces: a gap inside a
+// song or a neighbour's edge. Unexplained music the background had no part
+// in is left as it was. A piece keeps the span the background explained
+// (bg), which guided edges treat as a neighbour, as they would the catalog
+// track it stands in for.
 func (ix *Index) catalogStretches(in []Stretch, o TimelineOptions) []Stretch {
 	if len(ix.background) == 0 {
 		return in
@@ -96,14 +99,18 @@ func (ix *Index) catalogStretches(in []Stretch, o TimelineOptions) []Stretch {
 		}
 	}
 	sortStretches(unexplained)
+	catalog := toRanges(out)
+	hasBg := func(s Stretch) bool { return s.bg.EndMs > s.bg.StartMs }
 	var joined []Stretch
 	for _, s := range unexplained {
-		if n := len(joined); n > 0 && float64(s.StartMs-joined[n-1].EndMs) <= mergeGapSeconds*1000 {
+		if n := len(joined); n > 0 && (hasBg(s) || hasBg(joined[n-1])) &&
+			float64(s.StartMs-joined[n-1].EndMs) <= mergeGapSeconds*1000 &&
+			!slices.ContainsFunc(catalog, func(r audio.Range) bool { return r.StartMs < s.StartMs && r.EndMs > joined[n-1].EndMs }) {
 			p := &joined[n-1]
 			p.EndMs = max(p.EndMs, s.EndMs)
 			switch {
-			case s.bg.EndMs == 0:
-			case p.bg.EndMs == 0:
+			case !hasBg(s):
+			case !hasBg(*p):
 				p.bg = s.bg
 			default:
 				p.bg.EndMs = max(p.bg.EndMs, s.bg.EndMs)
@@ -113,7 +120,7 @@ func (ix *Index) catalogStretches(in []Stretch, o TimelineOptions) []Stretch {
 		joined = append(joined, s)
 	}
 	for _, s := range joined {
-		if float64(s.EndMs-s.StartMs) >= max(o.MinSeconds, minPiece)*1000 {
+		if !hasBg(s) || float64(s.EndMs-s.StartMs) >= max(o.MinSeconds, minPiece)*1000 {
 			out = append(out, s)
 		}
 	}

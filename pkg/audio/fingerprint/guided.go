@@ -71,9 +71,10 @@ var guidedNulls = []float64{-5.3, -3.7, -2.1, 2.3, 3.9, 5.7}
 // where the track, compared with query at the stretch's alignment, begins
 // and stops being heard: an edge only ever moves outwards, at most
 // guidedBack seconds, never into another catalog stretch, into music the
-// background explains (see WithBackground) nor before the track's start. Music stretches no track explains give way to the moved
-// edges; a piece of one left shorter than minPiece is dropped.
-// querySeconds is the query's duration.
+// background explains (see WithBackground) nor before the track's start.
+// Music stretches no track explains give way to the moved edges; a piece
+// of one left shorter than minPiece is dropped. querySeconds is the
+// query's duration.
 func GuideEdges(query Source, querySeconds float64, st []Stretch, ref Reference) ([]Stretch, error) {
 	out := slices.Clone(st)
 	for i := range out {
@@ -290,6 +291,9 @@ func neighbourBounds(st []Stretch, i int) (lo, hi float64) {
 		}
 		if held.StartMs < s.StartMs {
 			loMs = max(loMs, min(held.EndMs, s.StartMs))
+			if held.EndMs > s.EndMs {
+				hiMs = min(hiMs, s.EndMs) // it holds the time on both sides
+			}
 		} else {
 			hiMs = min(hiMs, max(held.StartMs, s.EndMs))
 		}

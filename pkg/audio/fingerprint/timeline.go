@@ -41,7 +41,8 @@ type TimelineOptions struct {
 	MinSeconds float64
 	// Music, when set (e.g. from musicdetect), is where the query has
 	// music; the parts of it no track explains come back as stretches with
-	// an empty TrackID.
+	// an empty TrackID, as does time only background music explains (see
+	// WithBackground).
 	Music []audio.Range
 	// NoWarp skips the speed and pitch search (warp.go) over the music
 	// the identity pass leaves unexplained.
