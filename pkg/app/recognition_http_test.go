@@ -165,6 +165,23 @@ func TestRecognitionValidationAndAuth(t *testing.T) {
 	}
 }
 
+// recognizeCompleted submits the video raw (as file name) for
+// recognition and returns the job once it has completed, failing the test
+// if it is refused or ends otherwise.
+func recognizeCompleted(t *testing.T, c *apitest.Client, name string, raw []byte) map[string]any {
+	t.Helper()
+	ct, body := multipartFile(t, name, raw, nil)
+	r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: body, Header: map[string]string{"Content-Type": ct}})
+	if r.Status != 201 {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
+	job := pollJob(t, c, r.Map(t)["job_id"].(string), 120*time.Second)
+	if job["status"] != "completed" {
+		t.Fatalf("job %v", job)
+	}
+	return job
+}
+
 func pollJob(t *testing.T, c *apitest.Client, id string, limit time.Duration) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(limit)
@@ -277,16 +294,7 @@ func recognizeWesnothClips(t *testing.T, filters ...string) []map[string]any {
 			t.Fatalf("ffmpeg: %v %s", err, out)
 		}
 		raw, _ := os.ReadFile(video)
-		ct, body := multipartFile(t, "clip.mp4", raw, nil)
-		r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: body, Header: map[string]string{"Content-Type": ct}})
-		if r.Status != 201 {
-			t.Fatalf("submit: %d %s", r.Status, r.Body)
-		}
-		job := pollJob(t, c, r.Map(t)["job_id"].(string), 120*time.Second)
-		if job["status"] != "completed" {
-			t.Fatalf("job %v", job)
-		}
-		jobs = append(jobs, job)
+		jobs = append(jobs, recognizeCompleted(t, c, "clip.mp4", raw))
 	}
 	return jobs
 }

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"musiccatalog/pkg/audio/decode"
 	"musiccatalog/pkg/catalog/ingest"
@@ -47,15 +46,7 @@ func TestRecognitionSmallCatalogLeavesUnknownMusic(t *testing.T) {
 	raw, _ := os.ReadFile(video)
 	c := apitest.New(t, d.LocalHandler())
 	c.Token = creds.Partner.Key
-	ct, body := multipartFile(t, "unknown.mp4", raw, nil)
-	r := c.Do(apitest.Request{Method: "POST", Path: recognitionPath, Body: body, Header: map[string]string{"Content-Type": ct}})
-	if r.Status != 201 {
-		t.Fatalf("submit: %d %s", r.Status, r.Body)
-	}
-	job := pollJob(t, c, r.Map(t)["job_id"].(string), 120*time.Second)
-	if job["status"] != "completed" {
-		t.Fatalf("job %v", job)
-	}
+	job := recognizeCompleted(t, c, "unknown.mp4", raw)
 	segs, _ := job["segments"].([]any)
 	if len(segs) == 0 {
 		t.Fatalf("no segment: the minute of music should come back unidentified: %v", job)

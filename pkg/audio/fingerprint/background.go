@@ -51,22 +51,20 @@ func (ix *Index) HasBackground() bool { return len(ix.background) > 0 }
 // isBackground reports whether id is a background track of ix.
 func (ix *Index) isBackground(id string) bool { return ix.background[id] }
 
-// catalogCandidates drops background tracks' candidates.
-func catalogCandidates[C interface{ trackID() string }](ix *Index, cs []C) []C {
-	return slices.DeleteFunc(cs, func(c C) bool { return ix.isBackground(c.trackID()) })
-}
-
-// withRoomForBackground is opts asking for as many more candidates as ix
-// has background tracks, so that the caller's MaxCandidates (returned)
-// are still there once the background's are dropped.
-func withRoomForBackground(ix *Index, opts MatchOptions) (MatchOptions, int) {
+// reported is what match (Match's or MatchWarped's unfiltered search)
+// answers with opts, background tracks' candidates left out. It asks for as
+// many more candidates as ix has background tracks, so that the caller's
+// MaxCandidates are still there once the background's are dropped.
+func reported[C interface{ trackID() string }](ix *Index, opts MatchOptions, match func(MatchOptions) []C) []C {
+	if !ix.HasBackground() {
+		return match(opts)
+	}
 	o := opts.withDefaults()
 	want := o.MaxCandidates
 	o.MaxCandidates += len(ix.background)
-	return o, want
+	cs := slices.DeleteFunc(match(o), func(c C) bool { return ix.isBackground(c.trackID()) })
+	return cs[:min(len(cs), want)]
 }
-
-func firstN[C any](cs []C, n int) []C { return cs[:min(len(cs), n)] }
 
 func (c Candidate) trackID() string { return c.TrackID }
 

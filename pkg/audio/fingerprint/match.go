@@ -92,11 +92,7 @@ type window struct {
 // Match returns the tracks the query hashes (QueryOptions) most likely come
 // from, best first. It is safe for concurrent use.
 func (ix *Index) Match(query []Hash, opts MatchOptions) []Candidate {
-	if !ix.HasBackground() {
-		return ix.matchAll(query, opts)
-	}
-	o, want := withRoomForBackground(ix, opts)
-	return firstN(catalogCandidates(ix, ix.matchAll(query, o)), want)
+	return reported(ix, opts, func(o MatchOptions) []Candidate { return ix.matchAll(query, o) })
 }
 
 // matchAll is Match with background tracks' candidates kept: the matching

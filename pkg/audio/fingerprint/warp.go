@@ -204,11 +204,7 @@ func relaxed(minScore int) MatchOptions {
 // better warped (warpedIdentity), or a weak one loses to a warped match
 // that scores warpOverIdentity × more. It is safe for concurrent use.
 func (ix *Index) MatchWarped(query []Hash, opts MatchOptions) []WarpedCandidate {
-	if !ix.HasBackground() {
-		return ix.matchWarped(query, opts)
-	}
-	o, want := withRoomForBackground(ix, opts)
-	return firstN(catalogCandidates(ix, ix.matchWarped(query, o)), want)
+	return reported(ix, opts, func(o MatchOptions) []WarpedCandidate { return ix.matchWarped(query, o) })
 }
 
 // matchWarped is MatchWarped with background tracks' candidates kept.

@@ -28,9 +28,10 @@ type Index struct {
 }
 
 // For returns the merged index of cat's fingerprint segments, or nil when
-// the catalog has none. A catalog of less than background.Below seconds
-// is matched against the background music as well (never reported): with
-// few tracks of its own it would otherwise name music it does not hold.
+// the catalog has none. A small catalog (background.For: under
+// background.Below seconds outside its longest track) is matched against
+// the background music as well (never reported): with few tracks of its
+// own it would otherwise name music it does not hold.
 func (f *Index) For(ctx context.Context, cat *catalog.Catalog) (*fingerprint.Index, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
