@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
@@ -376,10 +377,27 @@ func TestPlaylistReorder(t *testing.T) {
 	if r, _ := e.do(e.owner, "POST", reorder, map[string]any{"item": ids[0], "position": 0}); r.Status != 200 {
 		t.Fatalf("position: %d %s", r.Status, r.Body)
 	}
-	want := []string{ids[0], ids[3], ids[2], ids[1]}
-	if got := e.itemIDs(e.owner, "order"); !slices.Equal(got, want) {
+	if got := e.itemIDs(e.owner, "order"); !slices.Equal(got, []string{ids[0], ids[3], ids[2], ids[1]}) {
 		t.Fatalf("after position: %v", got)
 	}
+	// Offsets past either end move as far as they can (the largest ones
+	// wrapped around before and moved an item to the wrong end).
+	for _, c := range []struct {
+		offset json.Number
+		want   []string
+	}{
+		{"9223372036854775807", []string{ids[0], ids[3], ids[2], ids[1]}},
+		{"-9223372036854775808", []string{ids[1], ids[0], ids[3], ids[2]}},
+		{"9223372036854775807", []string{ids[0], ids[3], ids[2], ids[1]}},
+	} {
+		if r, _ := e.do(e.owner, "POST", reorder, map[string]any{"items": []any{obj(ids[1])}, "offset": c.offset}); r.Status != 200 {
+			t.Fatalf("offset %s: %d %s", c.offset, r.Status, r.Body)
+		}
+		if got := e.itemIDs(e.owner, "order"); !slices.Equal(got, c.want) {
+			t.Fatalf("after offset %s: %v", c.offset, got)
+		}
+	}
+	want := []string{ids[0], ids[3], ids[2], ids[1]}
 	many := make([]any, 501)
 	for i := range many {
 		many[i] = obj(ids[0])

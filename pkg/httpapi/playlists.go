@@ -174,7 +174,7 @@ func (a *API) playlistSlim(ctx context.Context, svc PlaylistsService, v playlist
 	out := playlistSlimJSON{
 		ID: v.ID, Name: v.Name, Slug: v.Slug, Description: v.Description,
 		Owner:      ownerJSON{v.Owner.ID, v.Owner.Username, v.Owner.Name},
-		Permission: string(v.Permission), URL: playlistsPath + v.Slug + "/",
+		Permission: string(v.Permission), URL: playlistsPath + v.Path + "/",
 		CreatedAt: v.CreatedAt.UTC().Format(time.RFC3339Nano), UpdatedAt: v.UpdatedAt.UTC().Format(time.RFC3339Nano),
 	}
 	if v.Image != nil {

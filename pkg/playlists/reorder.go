@@ -123,6 +123,10 @@ func permute(items []Item, order []string) ([]Item, error) {
 // moved items' relative order and the others' order.
 func moveBy(items []Item, move []Ref, offset int) ([]Item, error) {
 	const op = "playlists.moveBy"
+	// An offset beyond the playlist moves as far as it can: clamped first,
+	// so that i+offset cannot overflow (a huge positive offset wrapped to
+	// a negative one and moved the item to the top).
+	offset = min(max(offset, -len(items)), len(items))
 	index := make(map[Ref]int, len(items))
 	for i, it := range items {
 		index[it.ref()] = i

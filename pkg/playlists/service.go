@@ -66,6 +66,27 @@ func notFound(op string) error { return errs.E(op, errs.NotFound, msgNotFound) }
 type View struct {
 	*Playlist
 	Permission Permission
+	// Path is the segment that names this playlist in the caller's
+	// /me/playlists/ paths (its url): the slug, or the playlist's id where
+	// the slug names another playlist for this caller (their own playlist
+	// of the same slug wins it, and of two shared ones the lower id does).
+	Path string
+}
+
+// view is p as userID sees it with perm, its Path included.
+func (s *Service) view(ctx context.Context, userID string, p *Playlist, perm Permission) (View, error) {
+	v := View{Playlist: p, Permission: perm, Path: p.Slug}
+	if p.Owner.ID == userID {
+		return v, nil // an owner's slugs are unique: the own row is keyed by it
+	}
+	id, err := s.lookup(ctx, userID, p.Slug)
+	if err != nil && !errs.Is(err, errs.NotFound) {
+		return View{}, err
+	}
+	if id != p.ID {
+		v.Path = p.ID
+	}
+	return v, nil
 }
 
 // Get returns the playlist slug names for the caller: one of theirs, else
@@ -86,7 +107,7 @@ func (s *Service) Get(ctx context.Context, c Caller, slug string) (View, error) 
 	if perm == "" {
 		return View{}, notFound(op)
 	}
-	return View{p, perm}, nil
+	return s.view(ctx, c.User.ID, p, perm)
 }
 
 // lookup finds the id of the playlist slug names among the user's rows.
@@ -163,7 +184,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 		return View{}, ItemsResult{}, err
 	}
 	if prior != nil {
-		return View{prior, PermOwner}, res, nil
+		return View{Playlist: prior, Permission: PermOwner, Path: prior.Slug}, res, nil
 	}
 	p := &Playlist{ID: id, ClientID: c.ClientID, Owner: c.User, Name: name,
 		Description: in.Description, Items: items, Collaborators: []Collaborator{}}
@@ -199,7 +220,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 			take,
 		})
 		if err == nil {
-			return View{p, PermOwner}, res, nil
+			return View{Playlist: p, Permission: PermOwner, Path: p.Slug}, res, nil
 		}
 		if !retryable(err) {
 			return View{}, ItemsResult{}, errs.Wrap(op, err)
@@ -213,7 +234,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in CreateInput) (View, I
 				return View{}, ItemsResult{}, err
 			}
 			if prior != nil {
-				return View{prior, PermOwner}, res, nil
+				return View{Playlist: prior, Permission: PermOwner, Path: prior.Slug}, res, nil
 			}
 		}
 		// Another create of the same name took the slug (or collided with
@@ -248,20 +269,29 @@ func (s *Service) createID(ctx context.Context, c Caller, requestID string) (str
 }
 
 // freeSlug returns base, or base-2, base-3, ... whichever the owner has
-// not used yet.
+// used neither for a playlist of theirs nor sees on a playlist shared with
+// them: a new playlist must not take the path of one the owner already
+// reaches by its slug. (A playlist shared later under a slug the user owns
+// keeps its id as its path; see View.Path.)
 func (s *Service) freeSlug(ctx context.Context, ownerID, base string) (string, error) {
 	taken := map[string]bool{}
-	cursor := ""
-	for {
-		page, err := s.st.Query(ctx, store.Playlists, store.Query{PK: viewerPK(ownerID), SKPrefix: "OWN#" + base, Cursor: cursor, Limit: 500})
-		if err != nil {
-			return "", errs.Wrap("playlists.freeSlug", err)
-		}
-		for _, it := range page.Items {
-			taken[strings.TrimPrefix(it.SK, "OWN#")] = true
-		}
-		if cursor = page.Cursor; cursor == "" {
-			break
+	for _, prefix := range []string{"OWN#", "SHR#"} {
+		cursor := ""
+		for {
+			page, err := s.st.Query(ctx, store.Playlists, store.Query{PK: viewerPK(ownerID), SKPrefix: prefix + base, Cursor: cursor, Limit: 500})
+			if err != nil {
+				return "", errs.Wrap("playlists.freeSlug", err)
+			}
+			for _, it := range page.Items {
+				slug := strings.TrimPrefix(it.SK, prefix)
+				if prefix == "SHR#" {
+					slug = slug[:max(0, strings.LastIndexByte(slug, '#'))] // SHR#slug#id
+				}
+				taken[slug] = true
+			}
+			if cursor = page.Cursor; cursor == "" {
+				break
+			}
 		}
 	}
 	return pickSlug(base, taken), nil
@@ -326,7 +356,11 @@ func (s *Service) List(ctx context.Context, c Caller, limit, offset int) ([]View
 			continue // deleted between the index read and the record read
 		}
 		if perm := p.PermissionOf(c.User.ID); perm != "" {
-			out = append(out, View{p, perm})
+			v, err := s.view(ctx, c.User.ID, p, perm)
+			if err != nil {
+				return nil, 0, err
+			}
+			out = append(out, v)
 		}
 	}
 	return out, total, nil
@@ -461,7 +495,7 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		// marker) and the cover has moved on since: this upload is no one's.
 		s.deleteImage(ctx, newImage)
 	}
-	return View{p, p.PermissionOf(c.User.ID)}, nil
+	return s.view(ctx, c.User.ID, p, p.PermissionOf(c.User.ID))
 }
 
 // Delete removes a playlist, its viewer rows and its cover (owner only).
@@ -684,13 +718,13 @@ func addable(cat *catalog.Catalog, c Caller, r Ref) (int, bool) {
 	switch r.Kind {
 	case KindTrack:
 		t, ok := cat.Track(r.ID)
-		if !ok || !catalog.Visible(c.Plan, t) {
+		if !ok || !catalog.Covers(c.Plan, t) {
 			return 0, false
 		}
 		return t.Length, true
 	case KindStem:
 		st, t, ok := cat.Stem(r.ID)
-		if !ok || !catalog.Visible(c.Plan, t) {
+		if !ok || !catalog.Covers(c.Plan, t) {
 			return 0, false
 		}
 		return st.Length, true

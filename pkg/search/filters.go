@@ -351,8 +351,10 @@ const maxListedChoices = 30
 // errors naming the parameter (§7.2: an invalid filter value is a 400).
 // Such a value used to answer 200 with no results, indistinguishable
 // from a real filter that happens to match nothing. Near-misses ("rok")
-// stay a 200 with did_you_mean, the contract's answer for typos.
-func (f *Filters) checkKnown(op string, known map[string][]string) error {
+// stay a 200 with did_you_mean where the response has one (by-text and
+// by-prompt: suggest true), the contract's answer for typos; elsewhere
+// (by-id, by-url, by-video) they are a 400 naming the likely spelling.
+func (f *Filters) checkKnown(op string, known map[string][]string, suggest bool) error {
 	var bad map[string][]string
 	for _, a := range f.asked {
 		names := known[a.kind]
@@ -360,13 +362,17 @@ func (f *Filters) checkKnown(op string, known map[string][]string) error {
 			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, v) }) {
 				continue
 			}
-			if _, ok := closest(v, names); ok {
+			near, ok := closest(v, names)
+			if ok && suggest {
 				continue
 			}
 			if bad == nil {
 				bad = map[string][]string{}
 			}
-			bad[a.param] = append(bad[a.param], unknownValueError(a.kind, v, names))
+			if !ok {
+				near = ""
+			}
+			bad[a.param] = append(bad[a.param], unknownValueError(a.kind, v, near, names))
 		}
 	}
 	if bad != nil {
@@ -375,11 +381,14 @@ func (f *Filters) checkKnown(op string, known map[string][]string) error {
 	return nil
 }
 
-func unknownValueError(kind, v string, names []string) string {
+func unknownValueError(kind, v, near string, names []string) string {
 	if r := []rune(v); len(r) > 40 { // echo a pasted document back as a hint of it only
 		v = string(r[:40]) + "…"
 	}
 	msg := "\"" + v + "\" is not a valid " + kind + "."
+	if near != "" {
+		msg += " Did you mean \"" + near + "\"?"
+	}
 	if len(names) > 0 && len(names) <= maxListedChoices {
 		msg += " Use one of: " + strings.Join(names, ", ") + "."
 	}

@@ -272,7 +272,7 @@ func (ix *Index) ByID(id string, opts Options) (Result, error) {
 // most alike by construction and would fill the top of every page with
 // the track the caller already has.
 func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
-	if err := opts.Filters.checkKnown("search.SimilarTo", ix.known); err != nil {
+	if err := opts.Filters.checkKnown("search.SimilarTo", ix.known, false); err != nil {
 		return Result{}, err
 	}
 	si := int(ix.byID[strings.ToLower(seed.ID)])
@@ -312,7 +312,7 @@ func (ix *Index) SimilarTo(seed *catalog.Track, opts Options) (Result, error) {
 // ByAudio ranks tracks similar to reference audio (by-url, by-video).
 func (ix *Index) ByAudio(q AudioQuery, opts Options) (Result, error) {
 	const op = "search.ByAudio"
-	if err := opts.Filters.checkKnown(op, ix.known); err != nil {
+	if err := opts.Filters.checkKnown(op, ix.known, false); err != nil {
 		return Result{}, err
 	}
 	var vec []float32

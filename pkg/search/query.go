@@ -336,7 +336,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if utf8.RuneCountInString(text) > MaxTextLength {
 		return Result{}, errs.Field(op, "text", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxTextLength))
 	}
-	if err := opts.Filters.checkKnown(op, ix.known); err != nil {
+	if err := opts.Filters.checkKnown(op, ix.known, true); err != nil {
 		return Result{}, err
 	}
 	q := Understand(text, opts.BPMRange)

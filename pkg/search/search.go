@@ -255,7 +255,7 @@ func (s *Service) ByID(ctx context.Context, id string, system bool, opts Options
 	}
 	// Filters before the lookup: a bad filter value is the caller's 400
 	// whatever the id.
-	if err := opts.Filters.checkKnown(op, ix.known); err != nil {
+	if err := opts.Filters.checkKnown(op, ix.known, false); err != nil {
 		return Result{}, err
 	}
 	seed, ok := ix.Lookup(id, opts.Plan, system)
