@@ -554,3 +554,34 @@ func TestLicensePage(t *testing.T) {
 		}
 	}
 }
+
+// TestLicenseBurstIsPerKey: §8's burst limit counts per API key, the daily
+// quota per partnership: a second key of the same client licenses while
+// the first is throttled by its burst, and both count toward the day.
+func TestLicenseBurstIsPerKey(t *testing.T) {
+	e := newLicenseEnv(t)
+	c, key := e.newClient(t, identity.PlanEnterprise, []string{identity.ScopeLicenses}, identity.Quotas{LicenseBurst: 2, LicenseDaily: 3})
+	key2, err := e.d.Identity.CreateToken(context.Background(), c.ID, "", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func(key, user string) (int, generateBody) {
+		r, g := e.generate(t, key, map[string]string{"X-User-ID": user}, map[string]any{"track_id": e.tracks[0].ID})
+		return r.Status, g
+	}
+	for _, u := range []string{"a", "b"} {
+		if st, _ := gen(key, u); st != 200 {
+			t.Fatalf("key 1, %s: %d", u, st)
+		}
+	}
+	if st, g := gen(key, "c"); st != 429 || !strings.Contains(g.Error.Message, "burst") {
+		t.Fatalf("key 1 over its burst: %d %+v", st, g.Error)
+	}
+	st, g := gen(key2, "c")
+	if st != 200 || g.Usage.DailyUsed != 3 {
+		t.Fatalf("key 2 while key 1 is throttled: %d, usage %+v", st, g.Usage)
+	}
+	if st, g := gen(key2, "d"); st != 429 || !strings.Contains(g.Error.Message, "daily") {
+		t.Errorf("the client's daily quota, through key 2: %d %+v", st, g.Error)
+	}
+}

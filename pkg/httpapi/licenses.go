@@ -259,6 +259,7 @@ func (a *API) generateLicense(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	in.Key = p.TokenID // the burst limit is per key (§8)
 	res, err := a.Licenses.Generate(r.Context(), p.Client, in)
 	if err != nil {
 		return err

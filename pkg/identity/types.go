@@ -87,7 +87,8 @@ type Principal struct {
 	Client Client
 	User   *User // nil for a partner key
 	Scopes []string
-	// TokenID is a short, non-secret prefix of the token digest, for logs.
+	// TokenID is a short, non-secret prefix of the token digest: for logs,
+	// and it keys the license burst limit of a partner key (per key, §8).
 	TokenID string
 }
 

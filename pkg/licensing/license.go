@@ -54,6 +54,12 @@ type Input struct {
 	UserID      string // X-User-ID as sent
 	TrackID     string
 	ProjectName string
+	// Key names the API key the call came with (identity.Principal's
+	// TokenID): the burst limit counts per key, the daily and monthly
+	// quotas per client (interface.md §8). Empty: the burst counts per
+	// client too. It is not part of what a license is: the same request
+	// through another key is the same license.
+	Key string
 }
 
 // Field names of validation details: the body fields, and the header.

@@ -103,16 +103,23 @@ func (s *Service) LimitsOf(c identity.Client) Limits {
 	}
 }
 
-// windows pairs each quota window with its limit, in the order a caller
-// would hit them.
-func (l Limits) windows() []struct {
-	w   quota.Window
-	cap int64
-} {
-	return []struct {
-		w   quota.Window
-		cap int64
-	}{{BurstWindow, l.Burst}, {quota.Daily, l.Daily}, {quota.Monthly, l.Monthly}}
+// quotaWindow is one window of a license quota: the counter of subject
+// (a client, or an API key for the burst) in window w, capped at cap.
+type quotaWindow struct {
+	subject string
+	w       quota.Window
+	cap     int64
+}
+
+// windows pairs each quota window with its limit and the subject it
+// counts, in the order a caller would hit them: the burst per key (the
+// client's when key is empty), the daily and monthly quotas per client.
+func (l Limits) windows(clientID, key string) []quotaWindow {
+	burst := clientID
+	if key != "" {
+		burst = clientID + "/key/" + key
+	}
+	return []quotaWindow{{burst, BurstWindow, l.Burst}, {clientID, quota.Daily, l.Daily}, {clientID, quota.Monthly, l.Monthly}}
 }
 
 // Result is what Generate returns.
@@ -153,8 +160,8 @@ func (s *Service) Generate(ctx context.Context, c identity.Client, in Input) (Re
 			TrackID: in.TrackID, TrackName: t.DisplayName(), ArtistName: t.Artist.Name,
 			ProjectName: in.ProjectName, CreatedAt: now}
 		ops := writeOps(l, key)
-		for _, w := range limits.windows() {
-			take, _ := s.quota.TakeOp(QuotaScope, c.ID, w.w, w.cap, now)
+		for _, w := range limits.windows(c.ID, in.Key) {
+			take, _ := s.quota.TakeOp(QuotaScope, w.subject, w.w, w.cap, now)
 			ops = append(ops, take)
 		}
 		err := s.st.Transact(ctx, ops)
@@ -178,7 +185,7 @@ func (s *Service) Generate(ctx context.Context, c identity.Client, in Input) (Re
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return Result{}, errs.Wrap(op, err)
 		}
-		if qerr, err := s.exceeded(ctx, c.ID, limits, now); err != nil {
+		if qerr, err := s.exceeded(ctx, limits.windows(c.ID, in.Key), now); err != nil {
 			return Result{}, errs.Wrap(op, err)
 		} else if qerr != nil {
 			return Result{}, s.throttled(ctx, op, c.ID, limits, qerr)
@@ -208,10 +215,10 @@ func (s *Service) licensableTrack(ctx context.Context, c identity.Client, id str
 
 // exceeded returns the used-up window that resets last (retrying before
 // then would fail again), or nil when no quota is used up.
-func (s *Service) exceeded(ctx context.Context, clientID string, l Limits, now time.Time) (*quota.ExceededError, error) {
+func (s *Service) exceeded(ctx context.Context, windows []quotaWindow, now time.Time) (*quota.ExceededError, error) {
 	var worst *quota.ExceededError
-	for _, w := range l.windows() {
-		err := s.quota.Exceeded(ctx, QuotaScope, clientID, w.w, w.cap, now)
+	for _, w := range windows {
+		err := s.quota.Exceeded(ctx, QuotaScope, w.subject, w.w, w.cap, now)
 		var qe *quota.ExceededError
 		switch {
 		case errors.As(err, &qe):
