@@ -61,6 +61,29 @@ func TestPlaylistURLReachesThatPlaylist(t *testing.T) {
 	if _, m := e.do(e.collab, "GET", mePlaylists+"gym/", nil); m["owner"].(map[string]any)["id"] != e.ownerID || m["url"] != mePlaylists+"gym/" {
 		t.Errorf("shared gym: %v", m)
 	}
+
+	// Two owners share a "gym" with the collaborator: each listed url, and
+	// each retrieved one, reaches its own playlist.
+	e.create(e.stranger, "Gym", e.track(4))
+	if r, _ := e.do(e.stranger, "POST", mePlaylists+"gym/collaborators/", map[string]any{"user_id": e.collabID}); r.Status != 201 {
+		t.Fatalf("stranger shares: %d %s", r.Status, r.Body)
+	}
+	_, m = e.do(e.collab, "GET", mePlaylists, nil)
+	paths := map[string]bool{}
+	for _, x := range m["results"].([]any) {
+		p := x.(map[string]any)
+		u := p["url"].(string)
+		if paths[u] {
+			t.Errorf("two listed playlists share the url %s", u)
+		}
+		paths[u] = true
+		if _, got := e.do(e.collab, "GET", u, nil); got["id"] != p["id"] || got["url"] != u {
+			t.Errorf("%s (%s) reached %v at %v", u, p["id"], got["id"], got["url"])
+		}
+	}
+	if len(paths) != 5 {
+		t.Errorf("collaborator's list: %v", m)
+	}
 }
 
 // A user adds only what their plan covers (§4.7: skipped holds "restricted

@@ -337,7 +337,7 @@ func tooManyItems(op string) error {
 // on, newest first, and how many there are.
 func (s *Service) List(ctx context.Context, c Caller, limit, offset int) ([]View, int, error) {
 	const op = "playlists.List"
-	rows, err := s.visibleIDs(ctx, c.User.ID, 0)
+	rows, shadowed, err := s.visibleRows(ctx, c.User.ID, 0)
 	if err != nil {
 		return nil, 0, errs.Wrap(op, err)
 	}
@@ -356,9 +356,9 @@ func (s *Service) List(ctx context.Context, c Caller, limit, offset int) ([]View
 			continue // deleted between the index read and the record read
 		}
 		if perm := p.PermissionOf(c.User.ID); perm != "" {
-			v, err := s.view(ctx, c.User.ID, p, perm)
-			if err != nil {
-				return nil, 0, err
+			v := View{Playlist: p, Permission: perm, Path: p.Slug}
+			if shadowed[p.ID] {
+				v.Path = p.ID
 			}
 			out = append(out, v)
 		}
@@ -369,24 +369,53 @@ func (s *Service) List(ctx context.Context, c Caller, limit, offset int) ([]View
 // visibleIDs lists the ids of the playlists userID can see, newest first
 // (at most limit when limit > 0).
 func (s *Service) visibleIDs(ctx context.Context, userID string, limit int) ([]string, error) {
+	ids, _, err := s.visibleRows(ctx, userID, limit)
+	return ids, err
+}
+
+// visibleRows is visibleIDs, and the ids among them whose slug names
+// another playlist for userID (View.Path), read off the same rows as
+// lookup would decide: an own row of the slug wins it, else the shared
+// row of the lowest id (the first in sort-key order).
+func (s *Service) visibleRows(ctx context.Context, userID string, limit int) ([]string, map[string]bool, error) {
 	var out []string
+	own := map[string]bool{}           // slugs of the user's own playlists
+	firstShared := map[string]string{} // slug → the lowest id shared under it
+	var shared [][2]string             // {slug, id} of the shared rows
 	cursor := ""
 	for {
 		page, err := s.st.Query(ctx, store.Playlists, store.Query{Index: "GSI1", PK: viewerPK(userID),
 			Descending: true, Cursor: cursor, Limit: 500})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, it := range page.Items {
-			out = append(out, it.Str("playlist_id"))
+			id := it.Str("playlist_id")
+			out = append(out, id)
+			if slug, ok := strings.CutPrefix(it.SK, "OWN#"); ok {
+				own[slug] = true
+			} else if rest, ok := strings.CutPrefix(it.SK, "SHR#"); ok {
+				slug := rest[:max(0, strings.LastIndexByte(rest, '#'))] // SHR#slug#id
+				if f, seen := firstShared[slug]; !seen || id < f {
+					firstShared[slug] = id
+				}
+				shared = append(shared, [2]string{slug, id})
+			}
 			if limit > 0 && len(out) == limit {
-				return out, nil
+				return out, nil, nil
 			}
 		}
 		if cursor = page.Cursor; cursor == "" {
-			return out, nil
+			break
 		}
 	}
+	shadowed := map[string]bool{}
+	for _, r := range shared {
+		if own[r[0]] || firstShared[r[0]] != r[1] {
+			shadowed[r[1]] = true
+		}
+	}
+	return out, shadowed, nil
 }
 
 // loadMany reads records in parallel; a missing one is nil.
