@@ -97,7 +97,7 @@ func BenchmarkSmallCatalog(b *testing.B) {
 				var falseSec, total float64
 				for _, q := range outside {
 					total += q.pcm.Seconds()
-					for _, s := range ix.ix.Timeline(qfp.Fingerprint(q.pcm), fingerprint.TimelineOptions{}) {
+					for _, s := range ix.ix.Timeline(qfp.Fingerprint(q.pcm), fingerprint.TimelineOptions{Music: musicdetect.Detect(q.pcm, musicdetect.Options{})}) {
 						if s.TrackID != "" {
 							stretches++
 							falseSec += float64(s.EndMs-s.StartMs) / 1000

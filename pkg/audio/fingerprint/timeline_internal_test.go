@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -88,5 +89,61 @@ func TestNoUnexplainedSliver(t *testing.T) {
 	got := ix.Timeline(nil, TimelineOptions{Music: music})
 	if len(got) != 1 || got[0].StartMs != 10_000 || got[0].EndMs != 14_000 || got[0].TrackID != "" {
 		t.Fatalf("got %+v, want one unexplained stretch 10–14 s", got)
+	}
+}
+
+// TestMusicRangesFindSparseSong: a song that keeps one aligned hash every
+// 1.4 s (a song far under a voice) scores under the threshold in every
+// 6-s and 24-s window, but over the 30 s music detection marks as music
+// it beats every other track: given the range, the timeline names it
+// there; without ranges, nothing.
+func TestMusicRangesFindSparseSong(t *testing.T) {
+	const perFrame = 3
+	frames := uint32(math.Round(120 / FrameSeconds))
+	b := NewBuilder()
+	for ti, id := range []string{"song", "other"} {
+		var hs []Hash
+		for f := uint32(0); f < frames; f++ {
+			for k := range uint32(perFrame) {
+				hs = append(hs, Hash{Key: (uint32(ti)*frames+f)*perFrame + k, Time: f})
+			}
+		}
+		if err := b.Add(id, 120, hs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := b.Build()
+	const from, to, trackAt = 5.0, 35.0, 50.0 // query seconds of the music; the track's time at its start
+	step := 1.4
+	var query []Hash
+	r := rand.New(rand.NewPCG(3, 4))
+	for q := 0.0; q < 40; q += FrameSeconds {
+		f := uint32(math.Round(q / FrameSeconds))
+		if r.IntN(4) == 0 { // the voice's own peaks: keys no track holds
+			query = append(query, Hash{Key: 1<<30 + uint32(r.IntN(1<<20)), Time: f})
+		}
+	}
+	for q := from; q < to; q += step {
+		tf := uint32(math.Round((trackAt + q - from) / FrameSeconds))
+		query = append(query, Hash{Key: tf * perFrame, Time: uint32(math.Round(q / FrameSeconds))})
+	}
+	// A few chance hits on the other track, at scattered alignments.
+	for i := range 6 {
+		query = append(query, Hash{Key: (frames+uint32(r.IntN(int(frames))))*perFrame + 1, Time: uint32(math.Round(float64(5+5*i) / FrameSeconds))})
+	}
+	slices.SortFunc(query, func(a, b Hash) int { return int(a.Time) - int(b.Time) })
+	if st := ix.Timeline(query, TimelineOptions{}); slices.ContainsFunc(st, func(s Stretch) bool { return s.TrackID != "" }) {
+		t.Fatalf("without music ranges the windows named a track: %+v", st)
+	}
+	st := ix.Timeline(query, TimelineOptions{Music: []audio.Range{{StartMs: ms(from), EndMs: ms(to)}}})
+	var named []Stretch
+	for _, s := range st {
+		if s.TrackID != "" {
+			named = append(named, s)
+		}
+	}
+	if len(named) != 1 || named[0].TrackID != "song" || math.Abs(float64(named[0].StartMs)/1000-from) > 1.5 ||
+		math.Abs(float64(named[0].EndMs)/1000-to) > 1.5 || math.Abs(float64(named[0].TrackOffsetMs-named[0].StartMs)/1000-(trackAt-from)) > 0.1 {
+		t.Fatalf("with the range: %+v", st)
 	}
 }
