@@ -84,6 +84,13 @@ func TestPlaylistURLReachesThatPlaylist(t *testing.T) {
 	if len(paths) != 5 {
 		t.Errorf("collaborator's list: %v", m)
 	}
+
+	// A name shaped like a playlist id does not become a slug that could
+	// take another playlist's id path.
+	idLike := "0b7c2f7e-1111-4222-8333-444455556666"
+	if p := e.create(e.collab, idLike); p["slug"] != idLike+"-2" {
+		t.Errorf("slug of a name shaped like an id: %v", p["slug"])
+	}
 }
 
 // A user adds only what their plan covers (§4.7: skipped holds "restricted

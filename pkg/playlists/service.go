@@ -107,6 +107,10 @@ func (s *Service) Get(ctx context.Context, c Caller, slug string) (View, error) 
 	if perm == "" {
 		return View{}, notFound(op)
 	}
+	if slug == p.Slug {
+		// lookup took the slug to this playlist: it is this reader's path.
+		return View{Playlist: p, Permission: perm, Path: p.Slug}, nil
+	}
 	return s.view(ctx, c.User.ID, p, perm)
 }
 
@@ -293,6 +297,11 @@ func (s *Service) freeSlug(ctx context.Context, ownerID, base string) (string, e
 				break
 			}
 		}
+	}
+	if _, uuid := ids.CanonicalUUID(base); uuid {
+		// A playlist's id is also a path to it (lookup tries slugs first):
+		// a slug shaped like an id could take another playlist's path.
+		taken[base] = true
 	}
 	return pickSlug(base, taken), nil
 }
@@ -524,7 +533,7 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 		// marker) and the cover has moved on since: this upload is no one's.
 		s.deleteImage(ctx, newImage)
 	}
-	return s.view(ctx, c.User.ID, p, p.PermissionOf(c.User.ID))
+	return View{Playlist: p, Permission: p.PermissionOf(c.User.ID), Path: v.Path}, nil // the slug never changes
 }
 
 // Delete removes a playlist, its viewer rows and its cover (owner only).

@@ -55,8 +55,10 @@ type askedFilter struct {
 // invalid value is reported at once as a field error (errs.Invalid,
 // {param: [message]}). Genres, subgenres and moods depend on the catalog
 // snapshot, so they are checked against it when the search runs
-// (Filters.checkKnown): a near-miss typo is kept (it matches nothing and
-// did_you_mean suggests the spelling), anything else is a field error.
+// (Filters.checkKnown): on by-text and by-prompt a near-miss typo is kept
+// (it matches nothing and did_you_mean suggests the spelling); anything
+// else, and a near miss where the response has no did_you_mean, is a
+// field error.
 func ParseFilters(q url.Values) (Filters, error) {
 	const op = "search.ParseFilters"
 	var f Filters
