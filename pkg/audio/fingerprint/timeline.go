@@ -159,8 +159,27 @@ func (ix *Index) timeline(query, evq []Hash, opts TimelineOptions) []Stretch {
 }
 
 // rangeSeconds is the least music no run explains (seconds) that the
-// third pass matches as one query.
-const rangeSeconds = 10.0
+// third pass matches as one query; rangeMaxSeconds the most (a longer
+// range is matched in equal pieces): the clip thresholds were measured
+// on ranges of 10–30 s, and a query of minutes holds that many more
+// chance alignments.
+const (
+	rangeSeconds    = 10.0
+	rangeMaxSeconds = 60.0
+)
+
+// splitRange cuts r into the fewest equal pieces no longer than maxSec.
+func splitRange(r audio.Range, maxSec float64) []audio.Range {
+	n := int64(math.Ceil(float64(r.EndMs-r.StartMs) / (maxSec * 1000)))
+	if n <= 1 {
+		return []audio.Range{r}
+	}
+	out := make([]audio.Range, 0, n)
+	for i := range n {
+		out = append(out, audio.Range{StartMs: r.StartMs + (r.EndMs-r.StartMs)*i/n, EndMs: r.StartMs + (r.EndMs-r.StartMs)*(i+1)/n})
+	}
+	return out
+}
 
 // musicRanges is the third pass: each stretch of o.Music (music detection's
 // ranges) that no run of explained covers, rangeSeconds or longer, is
@@ -183,33 +202,37 @@ func (ix *Index) musicRanges(query []Hash, explained []*run, o TimelineOptions) 
 	slices.SortFunc(cover, func(a, b audio.Range) int { return cmp.Compare(a.StartMs, b.StartMs) })
 	var out []*run
 	buf := make([]Hash, 0, 1024)
+	var pieces []audio.Range
 	for _, m := range o.Music {
 		for _, gap := range m.Subtract(cover) {
-			if float64(gap.EndMs-gap.StartMs) < rangeSeconds*1000 {
-				continue
-			}
-			w, e := msFrame(gap.StartMs), msFrame(gap.EndMs)
-			lo := sort.Search(len(query), func(i int) bool { return query[i].Time >= w })
-			hi := sort.Search(len(query), func(i int) bool { return query[i].Time >= e })
-			buf = buf[:0]
-			for _, h := range query[lo:hi] {
-				buf = append(buf, Hash{Key: h.Key, Time: h.Time - w})
-			}
-			cands := ix.matchAll(buf, o.Match)
-			if len(cands) == 0 {
-				continue
-			}
-			c, ws := cands[0], float64(w)*FrameSeconds
-			if agreeing(explained, c, ws) != nil {
-				// A play-through the windows found: its edges are refine's
-				// and settleEdges' to place, at its own alignment (a second
-				// run of it a few frames off moved the stretch's alignment
-				// by 0.1–0.2 s and its edges with it, tuning half).
-				continue
-			}
-			out = append(out, &run{track: c.TrackID, offset: c.TrackOffset - ws, first: ws + c.QueryStart,
-				last: ws + c.QueryEnd, score: c.Score, weak: true, confirmed: true, whole: true})
+			pieces = append(pieces, splitRange(gap, rangeMaxSeconds)...)
 		}
+	}
+	for _, gap := range pieces {
+		if float64(gap.EndMs-gap.StartMs) < rangeSeconds*1000 {
+			continue
+		}
+		w, e := msFrame(gap.StartMs), msFrame(gap.EndMs)
+		lo := sort.Search(len(query), func(i int) bool { return query[i].Time >= w })
+		hi := sort.Search(len(query), func(i int) bool { return query[i].Time >= e })
+		buf = buf[:0]
+		for _, h := range query[lo:hi] {
+			buf = append(buf, Hash{Key: h.Key, Time: h.Time - w})
+		}
+		cands := ix.matchAll(buf, o.Match)
+		if len(cands) == 0 {
+			continue
+		}
+		c, ws := cands[0], float64(w)*FrameSeconds
+		if agreeing(explained, c, ws) != nil || agreeing(out, c, ws) != nil {
+			// A play-through the windows found: its edges are refine's
+			// and settleEdges' to place, at its own alignment (a second
+			// run of it a few frames off moved the stretch's alignment
+			// by 0.1–0.2 s and its edges with it, tuning half).
+			continue
+		}
+		out = append(out, &run{track: c.TrackID, offset: c.TrackOffset - ws, first: ws + c.QueryStart,
+			last: ws + c.QueryEnd, score: c.Score, weak: true, confirmed: true, whole: true})
 	}
 	return out
 }
@@ -388,7 +411,9 @@ func (ix *Index) refine(r *run, t Track, query []Hash, o TimelineOptions) bool {
 	core := body[len(body)/2]
 	floor := max(coreOverChance*chance, minCore)
 	if r.whole {
-		floor = 2 * coreOverChance * chance
+		// No hit at the shifted alignments is not a chance rate of 0: at
+		// least one single hit over the window is assumed.
+		floor = 2 * coreOverChance * max(chance, singleWeight*float64(span)/float64(len(ev)))
 	}
 	if core <= floor {
 		return false
