@@ -255,7 +255,7 @@ const longWindows = 4
 // then over so long a window, and a small catalog had few runners-up to
 // show it. Since small catalogs compete with the background music
 // (WithBackground, background.For) they have those runners-up, and music
-// unlike the wesnoth set the thresholds were set on scores lower: 29
+// unlike the wesnoth set the thresholds were set on scores lower: 28
 // orchestral game tracks nobody tuned on (Warzone 2100) 14 dB under a voice
 // score 26–175 over the 30 s at the true alignment against runners-up of
 // 18–59 (ratio 1.1–7.4), so that 1.5 found 9 of 24 and 1.0 finds 15 (−8 dB:
