@@ -57,16 +57,25 @@ func newPlaylistEnv(t *testing.T, opts ...func(*Config)) *playlistEnv {
 	e.collabID, e.collab = user("carl")
 	e.collabName = "carl"
 	e.strangerID, e.stranger = user("stan")
-	other, _, err := d.Identity.CreateClient(ctx, identity.NewClient{Name: "Other", Plan: identity.PlanEnterprise})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, tok, err := d.Identity.CreateUser(ctx, other.ID, "otto", "Otto")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, tok := userOfNewClient(t, d, "Other", identity.PlanEnterprise, "otto", "Otto")
 	e.outsiderID, e.outsider, e.outsiderTok = u.ID, tok, tok
 	return e
+}
+
+// userOfNewClient creates a partner client on plan and one user of it,
+// and returns the user and their token.
+func userOfNewClient(t *testing.T, d *Deps, client string, plan identity.Plan, username, name string) (identity.User, string) {
+	t.Helper()
+	ctx := context.Background()
+	c, _, err := d.Identity.CreateClient(ctx, identity.NewClient{Name: client, Plan: plan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, tok, err := d.Identity.CreateUser(ctx, c.ID, username, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, tok
 }
 
 // do sends a request as token ("" = none) with a JSON body (nil = none).

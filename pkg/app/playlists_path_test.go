@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -103,15 +102,7 @@ func TestPlaylistSkipsTracksOutsideTheTier(t *testing.T) {
 	c.Tracks[2].Restricted = true
 	c.Tracks[3].AccessTier = catalog.TierEnterprise
 	cat := catalogtest.Publish(t, d.Blob, c)
-	ctx := context.Background()
-	free, _, err := d.Identity.CreateClient(ctx, identity.NewClient{Name: "Free", Plan: identity.PlanFree})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, tok, err := d.Identity.CreateUser(ctx, free.ID, "fran", "Fran")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tok := userOfNewClient(t, d, "Free", identity.PlanFree, "fran", "Fran")
 	tr := cat.Tracks()
 	var all, stems []string
 	for _, x := range tr {
