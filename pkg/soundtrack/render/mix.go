@@ -109,8 +109,11 @@ func (m Mixer) Mix(ctx context.Context, in MixInput) (MixResult, error) {
 
 // mixFilter is the filter graph: both sources as 48 kHz stereo floats,
 // each at its volume and padded with silence (either may end before the
-// picture), summed without amix's scaling, cut to the video's length,
-// faded out and limited.
+// picture), summed without scaling, cut to the video's length, faded out
+// and limited. The sum is amerge's four channels panned back to two, not
+// amix: amix scales its inputs down unless told normalize=0, an option
+// ffmpeg gained in 4.4, and the Lambda layer's pinned static build is 4.1
+// (TestMixProbesAndLevels runs on it too).
 func mixFilter(video, track decode.Media, p Params, length float64) string {
 	fade := min(FadeOut, length)
 	tail := fmt.Sprintf("atrim=0:%s,afade=t=out:st=%s:d=%s,alimiter=limit=%g:level=disabled[mix]",
@@ -119,7 +122,7 @@ func mixFilter(video, track decode.Media, p Params, length float64) string {
 	if !video.Audio {
 		return t + "," + tail
 	}
-	return fmt.Sprintf("[0:a:0]%s,volume=%s,apad[v];%s[t];[v][t]amix=inputs=2:duration=first:dropout_transition=0:normalize=0,%s",
+	return fmt.Sprintf("[0:a:0]%s,volume=%s,apad[v];%s[t];[v][t]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c3,%s",
 		stereo(video), num(p.VideoVolume), t, tail)
 }
 

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,15 +111,42 @@ func levels(t testing.TB, path string, from, to, freq float64) (amp, peak float6
 // track's level follows track_volume (its source's at 1.0, half at 0.5,
 // none at 0), the video's own sound follows video_volume; the end fades out; and
 // two full-scale sources summed never clip.
+//
+// It runs on the machine's ffmpeg and on the pinned static build the
+// Lambda layer ships (infra/local/ffmpeg.sh; 4.1, which lacks filter
+// options newer builds have): a filter graph only a newer ffmpeg accepts
+// renders locally and fails every render on AWS.
 func TestMixProbesAndLevels(t *testing.T) {
 	needFFmpeg(t)
+	t.Run("machine", func(t *testing.T) { checkMixLevels(t, Mixer{}) })
+	t.Run("pinned", func(t *testing.T) { checkMixLevels(t, Mixer{FFmpegPath: pinnedFFmpeg(t)}) })
+}
+
+// pinnedFFmpeg is the path of the pinned static ffmpeg for this machine's
+// architecture (fetched once by infra/local/ffmpeg.sh, which needs npm);
+// the test is skipped where it cannot be had, and fails under CI=true.
+func pinnedFFmpeg(t *testing.T) string {
+	t.Helper()
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	out, err := exec.Command("bash", "../../../infra/local/ffmpeg.sh", "cache", arch).Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || arch == "" || runtime.GOOS != "linux" || dir == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the pinned ffmpeg (infra/local/ffmpeg.sh cache %s): %v", arch, err)
+		}
+		t.Skipf("the pinned ffmpeg is not available here: %v", err)
+	}
+	return filepath.Join(dir, "ffmpeg")
+}
+
+func checkMixLevels(t *testing.T, m Mixer) {
 	dir := t.TempDir()
 	video, track := filepath.Join(dir, "v.mp4"), filepath.Join(dir, "t.wav")
 	testVideo(t, video, "320x240", 6, 440)
 	testTrack(t, track, 1000, 20)
 	mix := func(name string, p Params) string {
 		out := filepath.Join(dir, name+".mp4")
-		res, err := Mixer{}.Mix(context.Background(), MixInput{VideoPath: video, TrackPath: track, OutPath: out, Params: p})
+		res, err := m.Mix(context.Background(), MixInput{VideoPath: video, TrackPath: track, OutPath: out, Params: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +198,7 @@ func TestMixProbesAndLevels(t *testing.T) {
 	run(t, "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", filepath.Join(dir, "lv.mov"), "-c:v", "copy", "-c:a", "aac", "-b:a", "256k", loudVideo)
 	run(t, "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:r=44100:d=10", "-af", "volume=7.2", loudTrack)
 	out := filepath.Join(dir, "loud.mp4")
-	if _, err := (Mixer{}).Mix(context.Background(), MixInput{VideoPath: loudVideo, TrackPath: loudTrack, OutPath: out, Params: Params{VideoVolume: 1, TrackVolume: 1}}); err != nil {
+	if _, err := m.Mix(context.Background(), MixInput{VideoPath: loudVideo, TrackPath: loudTrack, OutPath: out, Params: Params{VideoVolume: 1, TrackVolume: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	_, peak := levels(t, out, 0.5, 2, 440)
