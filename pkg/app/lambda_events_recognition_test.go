@@ -38,6 +38,13 @@ func init() {
 				t.Errorf("submitted %v", b)
 			}
 		}},
+		// An empty upload is refused and deleted (api-recognition needs
+		// s3:DeleteObject on the uploads: the permission check sees it).
+		{"submit-empty-file.json", 400, func(t *testing.T, b map[string]any) {
+			if fmt.Sprint(b["file"]) != "[The submitted file is empty.]" {
+				t.Errorf("body %v", b)
+			}
+		}},
 		{"submit-neither.json", 400, func(t *testing.T, b map[string]any) {
 			if b["detail"] != "Provide exactly one of `file` or `storage_key`." {
 				t.Errorf("body %v", b)

@@ -139,12 +139,19 @@ var (
 	listing = access{"bucket", "s3:ListBucket"}
 )
 
-// writes names the objects a write of key needs: ZIP archives are
-// granted on their prefix alone ("objects:builds/zip/"), which a grant on
-// every object also covers.
+// scopedPrefixes are the key prefixes some grants name alone: ZIP
+// archives ("objects:builds/zip/") and recognition uploads, which
+// api-recognition may delete.
+var scopedPrefixes = []string{downloads.ZIPPrefix, recognition.UploadPrefix}
+
+// writes names the objects a write or delete of key needs: a key under a
+// scoped prefix is "objects:PREFIX", which a grant on every object also
+// covers.
 func writes(key, action string) access {
-	if strings.HasPrefix(key, downloads.ZIPPrefix) {
-		return access{"objects:" + downloads.ZIPPrefix, action}
+	for _, p := range scopedPrefixes {
+		if strings.HasPrefix(key, p) {
+			return access{"objects:" + p, action}
+		}
 	}
 	return access{"objects", action}
 }
@@ -170,7 +177,7 @@ func (b recordingBlob) Head(ctx context.Context, key string) (blob.Attrs, error)
 }
 
 func (b recordingBlob) Delete(ctx context.Context, key string) error {
-	record(ctx, objDel)
+	record(ctx, writes(key, objDel.action))
 	return b.Store.Delete(ctx, key)
 }
 
@@ -283,8 +290,9 @@ func (tpl *cfnTemplate) symbolicResource(n *yaml.Node) string {
 		}
 	case n.Tag == "!Sub" && n.Value == bucket+"/*":
 		return "objects"
-	case n.Tag == "!Sub" && n.Value == bucket+"/"+downloads.ZIPPrefix+"*":
-		return "objects:" + downloads.ZIPPrefix
+	case n.Tag == "!Sub" && strings.HasPrefix(n.Value, bucket+"/") && strings.HasSuffix(n.Value, "/*") &&
+		slices.Contains(scopedPrefixes, strings.TrimSuffix(strings.TrimPrefix(n.Value, bucket+"/"), "*")):
+		return "objects:" + strings.TrimSuffix(strings.TrimPrefix(n.Value, bucket+"/"), "*")
 	case n.Tag == "!Sub" && n.Value == bucket:
 		return "bucket"
 	case n.Tag == "!Ref" && n.Value == "RecognitionStateMachine":
