@@ -10,6 +10,7 @@ import (
 	"image"
 	"image/jpeg"
 	_ "image/png" // decoders registered for image.Decode
+	"strings"
 	"time"
 
 	"github.com/buckket/go-blurhash"
@@ -17,6 +18,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"musiccatalog/pkg/errs"
+	"musiccatalog/pkg/ids"
 )
 
 // Cover image sizes: the longer side of each, in pixels (an image is never
@@ -96,11 +98,17 @@ func scaleToFit(src image.Image, side int) image.Image {
 	return dst
 }
 
-// storeImage writes the three sizes under the playlist's prefix.
+// storeImage writes the three sizes under the playlist's prefix, as
+// cover-SUM-NONCE-SIZE.jpg: the content's hash (sameCover), and a nonce
+// that gives every upload its own blobs. Were the keys the content's
+// alone, a request replacing cover A would delete A's blobs after its
+// commit while a concurrent one set A again – the playlist left pointing
+// at deleted files (TestCoverSurvivesConcurrentUpdates).
 func (s *Service) storeImage(ctx context.Context, playlistID string, img *processedImage) (*Image, error) {
 	im := &Image{Blurhash: img.blurhash}
+	nonce := ids.New32Hex()[:16]
 	for _, sz := range imageSizes {
-		key := "playlists/" + playlistID + "/cover-" + img.sum + "-" + sz.name + ".jpg"
+		key := "playlists/" + playlistID + "/cover-" + img.sum + "-" + nonce + "-" + sz.name + ".jpg"
 		data := img.encoded[sz.name]
 		if err := s.blob.Put(ctx, key, bytes.NewReader(data), int64(len(data)), "image/jpeg"); err != nil {
 			s.deleteImage(ctx, im)
@@ -116,6 +124,21 @@ func (s *Service) storeImage(ctx context.Context, playlistID string, img *proces
 		}
 	}
 	return im, nil
+}
+
+// sameCover reports whether two covers are the same upload's content
+// (the hash their keys carry, also in the keys of covers stored before
+// the nonce).
+func sameCover(a, b *Image) bool {
+	sum := func(im *Image) string {
+		_, rest, ok := strings.Cut(im.Large[strings.LastIndex(im.Large, "/")+1:], "cover-")
+		if !ok {
+			return im.Large
+		}
+		h, _, _ := strings.Cut(rest, "-")
+		return h
+	}
+	return a != nil && b != nil && sum(a) == sum(b)
 }
 
 // deleteImage removes a cover's blobs; a failure leaves an orphan, logged.
@@ -150,9 +173,8 @@ func (s *Service) ImageURLs(ctx context.Context, im *Image) (map[string]string, 
 }
 
 // dropUnwrittenImage cleans up after an update with the cover newImage
-// failed with err. The same upload may be the cover already or have been
-// made the cover by a concurrent request (its keys are the content's
-// hash), so the record is read again. When it shows newImage, the cover
+// failed with err. The write may have committed all the same (a timeout),
+// so the record is read again. When it shows newImage, the cover
 // it replaced, old, goes. When it does not, newImage is deleted only if
 // the failure is definite (writeMayCommit): a write that timed out or
 // was cancelled may still commit after this read, and deleting its

@@ -511,7 +511,7 @@ func (s *Service) Update(ctx context.Context, c Caller, slug string, in UpdateIn
 			p.Description, changed = *in.Description, true
 		}
 		oldImage = nil
-		if newImage != nil && (p.Image == nil || *p.Image != *newImage) {
+		if newImage != nil && !sameCover(p.Image, newImage) {
 			oldImage, p.Image, changed = p.Image, newImage, true
 		}
 		if !changed {
