@@ -175,6 +175,13 @@ func multipartDigest(r io.Reader, boundary string) ([]byte, bool) {
 	}
 }
 
+// jsonDigest is the digest of a JSON body as its value: spacing and key
+// order do not count. False (the caller digests the bytes) for what is not
+// one JSON value, and for an object holding keys that differ only in case:
+// the handlers' decoder matches field names case-insensitively and the last
+// one in the document wins, an order the decoded map has lost – so
+// {"name":"a","Name":"b"} and {"Name":"b","name":"a"}, two different
+// requests, would digest alike.
 func jsonDigest(b []byte) ([]byte, bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -185,6 +192,9 @@ func jsonDigest(b []byte) ([]byte, bool) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, false
 	}
+	if !foldUnique(v) {
+		return nil, false
+	}
 	canon, err := json.Marshal(v) // map keys sorted; numbers as written
 	if err != nil {
 		return nil, false
@@ -193,4 +203,27 @@ func jsonDigest(b []byte) ([]byte, bool) {
 	writeField(h, []byte("json"))
 	h.Write(canon)
 	return h.Sum(nil), true
+}
+
+// foldUnique reports whether no object in v holds two keys equal under
+// case folding.
+func foldUnique(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		seen := make(map[string]bool, len(x))
+		for k, e := range x {
+			f := strings.ToLower(k)
+			if seen[f] || !foldUnique(e) {
+				return false
+			}
+			seen[f] = true
+		}
+	case []any:
+		for _, e := range x {
+			if !foldUnique(e) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -106,6 +106,18 @@ func TestIdempotentReplaysSuccessOnly(t *testing.T) {
 			t.Errorf("%s: %d %s", name, w.Code, w.Body)
 		}
 	}
+	// Keys that differ only in case: the handlers' decoder takes the last
+	// one, so their order is the request's meaning.
+	if w := post(rt, "fold", "good", "application/json", []byte(`{"b":[{"name":"a","Name":"b"}]}`)); w.Code != 201 {
+		t.Fatalf("case-variant keys: %d %s", w.Code, w.Body)
+	}
+	for name, w := range map[string]*httptest.ResponseRecorder{
+		"case-variant keys swapped": post(rt, "fold", "good", "application/json", []byte(`{"b":[{"Name":"b","name":"a"}]}`)),
+	} {
+		if w.Code != 422 || decode(t, w)["error_code"] != "idempotency_key_reused" {
+			t.Errorf("%s: %d %s", name, w.Code, w.Body)
+		}
+	}
 	// Another principal (a user of the same client) has its own keys.
 	if w := post(rt, "k", "user", "application/json", []byte(`{"a":1,"b":[true,"x"]}`)); w.Code != 201 || w.Header().Get(IdempotentReplayedHeader) != "" {
 		t.Errorf("user with the same key: %d %v", w.Code, w.Header())
