@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,14 +111,30 @@ func BenchmarkDetect(b *testing.B) {
 // halvesReport measures, for the tuning and held-out halves of the issue-16
 // split (songs in name order, audiotest.Voices), music detected under
 // narration at 0/−6/−12 dB, and speech alone and 6-talker babble called
-// music (want ≤ 3 %), 30-s stretches.
+// music (want ≤ 3 %), 30-s stretches. AUDIO_BENCH_EXTRA_MUSIC=DIR (a
+// directory of .ogg music nobody tuned on, as for the fingerprint
+// package's BenchmarkAccuracy) adds a third pool, "fresh": that music under
+// the held-out voices; AUDIO_BENCH_DETECT_PAIRS=N measures N stretches a
+// pool instead of 8.
 func halvesReport(b *testing.B, dir string, report *strings.Builder) {
 	ctx := context.Background()
 	paths, _ := filepath.Glob(dir + "*.ogg")
 	slices.Sort(paths)
 	paths = slices.DeleteFunc(paths, func(p string) bool { return strings.HasSuffix(p, "/silence.ogg") })
+	pairs := 8
+	if v, err := strconv.Atoi(os.Getenv("AUDIO_BENCH_DETECT_PAIRS")); err == nil && v > 0 {
+		pairs = v
+	}
+	var extra []string
+	if d := os.Getenv("AUDIO_BENCH_EXTRA_MUSIC"); d != "" {
+		extra, _ = filepath.Glob(filepath.Join(d, "*.ogg"))
+		slices.Sort(extra)
+		if len(extra) == 0 {
+			b.Fatalf("AUDIO_BENCH_EXTRA_MUSIC=%s holds no .ogg", d)
+		}
+	}
 	fmt.Fprintf(report, "by half (30 s each; songs in name order and espeak-ng voices split by audiotest.TuningHalf):\n")
-	for h := range 2 {
+	for h, name := range []string{"tuning", "held-out", "fresh"} {
 		var songs []string
 		var voices []string
 		for i, p := range paths {
@@ -130,8 +147,14 @@ func halvesReport(b *testing.B, dir string, report *strings.Builder) {
 				voices = append(voices, v)
 			}
 		}
+		if h == 2 {
+			if extra == nil {
+				break
+			}
+			songs = extra
+		}
 		var speech, music, babble, noisy []audio.PCM
-		for k := range 8 {
+		for k := range pairs {
 			p, err := audiotest.Narration(ctx, voices[k%len(voices)], 30, uint64(10*h+k+1), audio.DefaultSampleRate)
 			if err != nil {
 				b.Fatal(err)
@@ -149,7 +172,6 @@ func halvesReport(b *testing.B, dir string, report *strings.Builder) {
 			babble = append(babble, bb)
 			noisy = append(noisy, audiotest.MixSNR(m, audiotest.PinkNoise(m.Rate, m.Seconds(), 0.1, uint64(k+1)), 0))
 		}
-		name := []string{"tuning", "held-out"}[h]
 		row := func(what string, f func(i int) audio.PCM) {
 			var sum float64
 			for i := range speech {
