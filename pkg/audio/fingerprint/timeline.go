@@ -425,6 +425,11 @@ func (ix *Index) refine(r *run, t Track, query []Hash, o TimelineOptions) bool {
 	if gain <= 0 {
 		return false
 	}
+	first, last = trimLoneEnds(ev, first, last, p0, func(a, b int) bool {
+		// Music detection hears music there: the piece is kept.
+		r := audio.Range{StartMs: ms(float64(int(from)+a) * FrameSeconds), EndMs: ms(float64(int(from)+b+1) * FrameSeconds)}
+		return slices.ContainsFunc(o.Music, func(m audio.Range) bool { return m.StartMs < r.EndMs && r.StartMs < m.EndMs })
+	})
 	// The body's level misses the run's edges where the music continues
 	// under speech (narration over a song's intro): at the level weak runs
 	// are kept at, the span is carried on while the evidence holds.
@@ -456,6 +461,65 @@ func bestSpan(ev []float32, p0 float64) (first, last int, gain float64) {
 		first++
 	}
 	return first, last, gain
+}
+
+// trimLoneEnds drops from either end of the span [first, last] of ev
+// evidence that lies beyond more than edgeGapSeconds without any and does
+// not add minEdgeGain over p per frame on its own – the rule extendEdges
+// carries an edge by. bestSpan alone has no such limit: where p is low (a
+// weak run, music far under a voice) a few chance single hits seconds
+// past the music's end pay for the gap before them (a narrated song's
+// stretch ran 3.6 s into the voice alone on three single hits), and guided
+// edges, which only widen, cannot take such an end back. A piece where
+// music detection hears music (heard, frames of ev) is kept: a song's
+// first seconds far under a voice can be that sparse (TestTrimLoneEnds).
+func trimLoneEnds(ev []float32, first, last int, p float64, heard func(a, b int) bool) (int, int) {
+	gap := int(math.Round(edgeGapSeconds / FrameSeconds))
+	// piece is the net evidence of ev[a..b] over p.
+	piece := func(a, b int) float64 {
+		g := 0.0
+		for i := a; i <= b; i++ {
+			g += float64(ev[i]) - p
+		}
+		return g
+	}
+	for first < last {
+		// The piece that begins at first ends before the first gap longer
+		// than gap inside the span.
+		end, run := first, 0
+		for i := first + 1; i <= last && run <= gap; i++ {
+			if ev[i] > 0 {
+				end, run = i, 0
+			} else {
+				run++
+			}
+		}
+		if end >= last || run <= gap || piece(first, end) >= minEdgeGain || heard(first, end) {
+			break
+		}
+		first = end + 1
+		for first < last && ev[first] == 0 {
+			first++
+		}
+	}
+	for last > first {
+		start, run := last, 0
+		for i := last - 1; i >= first && run <= gap; i-- {
+			if ev[i] > 0 {
+				start, run = i, 0
+			} else {
+				run++
+			}
+		}
+		if start <= first || run <= gap || piece(start, last) >= minEdgeGain || heard(start, last) {
+			break
+		}
+		last = start - 1
+		for last > first && ev[last] == 0 {
+			last--
+		}
+	}
+	return first, last
 }
 
 // extendGapSeconds is the longest stretch without evidence an extension

@@ -147,3 +147,56 @@ func TestMusicRangesFindSparseSong(t *testing.T) {
 		t.Fatalf("with the range: %+v", st)
 	}
 }
+
+// TestTrimLoneEnds: evidence beyond a gap longer than edgeGapSeconds that
+// does not add minEdgeGain on its own is not part of a span (the case
+// found: three single hits 3.4 s past a narrated song's end); a cluster
+// that does stays, as does sparse evidence with shorter gaps.
+func TestTrimLoneEnds(t *testing.T) {
+	at := func(s float64) int { return int(math.Round(s / FrameSeconds)) }
+	const p = 0.0107
+	body := func() []float32 {
+		ev := make([]float32, at(45))
+		for s := 10.0; s <= 35; s += 0.5 {
+			ev[at(s)] = 1
+		}
+		return ev
+	}
+	cases := []struct {
+		name        string
+		add         map[float64]float32
+		first, last float64
+	}{
+		{"body alone", nil, 10, 35},
+		{"three single hits past a 3.4-s gap", map[float64]float32{38.4: singleWeight, 38.6: singleWeight, 39.0: singleWeight}, 10, 35},
+		{"a lone hit before the body", map[float64]float32{6.0: 1}, 10, 35},
+		{"a cluster past the gap", map[float64]float32{38.4: 1, 38.6: 1}, 10, 38.6},
+		{"hits within the gap limit", map[float64]float32{37.0: 1, 39.0: 1}, 10, 39},
+	}
+	for _, c := range cases {
+		ev := body()
+		for s, w := range c.add {
+			ev[at(s)] = w
+		}
+		first, last, _ := bestSpan(ev, p)
+		if c.name == "body alone" && (first != at(10) || last != at(35)) {
+			t.Fatalf("bestSpan %d–%d", first, last)
+		}
+		first, last = trimLoneEnds(ev, first, last, p, func(int, int) bool { return false })
+		if first != at(c.first) || last != at(c.last) {
+			t.Errorf("%s: span %.2f–%.2f s, want %.2f–%.2f", c.name, float64(first)*FrameSeconds, float64(last)*FrameSeconds, c.first, c.last)
+		}
+	}
+	// Where music detection hears music, a lone piece stays.
+	ev := body()
+	ev[at(6.0)] = singleWeight
+	ev[at(6.5)] = singleWeight
+	first, last, _ := bestSpan(ev, 0.001)
+	inMusic := func(a, b int) bool { return a >= at(5) && b <= at(36) }
+	if f, l := trimLoneEnds(ev, first, last, 0.001, inMusic); f != at(6.0) || l != at(35) {
+		t.Errorf("a sparse start inside detected music: span %.2f–%.2f s, want 6.00–35.00", float64(f)*FrameSeconds, float64(l)*FrameSeconds)
+	}
+	if f, _ := trimLoneEnds(ev, first, last, 0.001, func(int, int) bool { return false }); f != at(10) {
+		t.Errorf("the same start without music detection: %.2f s, want 10.00", float64(f)*FrameSeconds)
+	}
+}

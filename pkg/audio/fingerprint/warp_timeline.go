@@ -291,18 +291,26 @@ func (ix *Index) unexplained(in []Stretch, suspects []suspect, query []Hash, o T
 }
 
 // room is the time around gap up to the named stretches of in (not
-// suspects: recheck took them out) on either side, or the query's ends.
+// suspects: recheck took them out) on either side, or the query's ends. A
+// named stretch that overlaps the gap (a suspect's span can reach a few
+// frames into its neighbour's) bounds the room at the gap's edge on its
+// side: were it passed over, the warp search would find that stretch's own
+// play again and report it twice (TestRoomStopsAtAnOverlappingStretch).
 func (ix *Index) room(gap audio.Range, in []Stretch, query []Hash) audio.Range {
 	r := audio.Range{EndMs: frameMs(query[len(query)-1].Time + 1)}
 	for _, s := range in {
 		if s.TrackID == "" {
 			continue
 		}
-		if s.EndMs <= gap.StartMs {
+		switch {
+		case s.EndMs <= gap.StartMs:
 			r.StartMs = max(r.StartMs, s.EndMs)
-		}
-		if s.StartMs >= gap.EndMs {
+		case s.StartMs >= gap.EndMs:
 			r.EndMs = min(r.EndMs, s.StartMs)
+		case s.StartMs+s.EndMs < gap.StartMs+gap.EndMs: // overlapping, mostly before
+			r.StartMs = max(r.StartMs, gap.StartMs)
+		default: // overlapping, mostly after
+			r.EndMs = min(r.EndMs, gap.EndMs)
 		}
 	}
 	return r
