@@ -1,6 +1,7 @@
 package fingerprint_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -184,6 +185,30 @@ type boundary struct {
 // of either alignment) – and reports the stretches with a track that
 // explain none.
 func scoreTimeline(tracks []benchTrack, segs []segment, st []fingerprint.Stretch) (out []boundary, spurious []fingerprint.Stretch) {
+	return scoreAligned(tracks, segs, st, 1)
+}
+
+// scoreReported scores st as the recognition API reports it: touching
+// stretches of one track are one segment (recognition's mergeTouching),
+// and a segment names its track whatever the alignment – a loop's repeat
+// is the same music, which a listener cannot tell from the one played.
+func scoreReported(tracks []benchTrack, segs []segment, st []fingerprint.Stretch) (out []boundary, spurious []fingerprint.Stretch) {
+	named := slices.Clone(st)
+	slices.SortFunc(named, func(a, b fingerprint.Stretch) int { return cmp.Compare(a.StartMs, b.StartMs) })
+	var merged []fingerprint.Stretch
+	for _, x := range named {
+		if n := len(merged); n > 0 && x.TrackID != "" && merged[n-1].TrackID == x.TrackID && merged[n-1].EndMs >= x.StartMs {
+			merged[n-1].EndMs = max(merged[n-1].EndMs, x.EndMs)
+			continue
+		}
+		merged = append(merged, x)
+	}
+	return scoreAligned(tracks, segs, merged, math.Inf(1))
+}
+
+// scoreAligned is scoreTimeline with the alignment a stretch may be off
+// by (seconds).
+func scoreAligned(tracks []benchTrack, segs []segment, st []fingerprint.Stretch, alignTol float64) (out []boundary, spurious []fingerprint.Stretch) {
 	used := make([]bool, len(st))
 	for _, s := range segs {
 		if !s.inIndex {
@@ -194,7 +219,7 @@ func scoreTimeline(tracks []benchTrack, segs []segment, st []fingerprint.Stretch
 			// The stretch's alignment: track time minus video time.
 			align := float64(x.TrackOffsetMs-x.StartMs) / 1000
 			overlap := min(float64(x.EndMs)/1000, s.end) - max(float64(x.StartMs)/1000, s.start)
-			if x.TrackID == tracks[s.track].name && math.Abs(align-(s.trackStart-s.start)) < 1 && overlap > most {
+			if x.TrackID == tracks[s.track].name && math.Abs(align-(s.trackStart-s.start)) < alignTol && overlap > most {
 				best, most = i, overlap
 			}
 		}
