@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"unicode"
 )
 
 // spoolInMemory is the part of a body kept in memory while an idempotent
@@ -212,7 +213,7 @@ func foldUnique(v any) bool {
 	case map[string]any:
 		seen := make(map[string]bool, len(x))
 		for k, e := range x {
-			f := strings.ToLower(k)
+			f := foldKey(k)
 			if seen[f] || !foldUnique(e) {
 				return false
 			}
@@ -226,4 +227,17 @@ func foldUnique(v any) bool {
 		}
 	}
 	return true
+}
+
+// foldKey maps every rune of k to the least rune of its simple case-folding
+// orbit, so that keys strings.EqualFold (and encoding/json's field
+// matching: "ſ" matches "s") takes as equal map to one key.
+func foldKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, k)
 }

@@ -113,6 +113,18 @@ func TestIdempotentReplaysSuccessOnly(t *testing.T) {
 	}
 	for name, w := range map[string]*httptest.ResponseRecorder{
 		"case-variant keys swapped": post(rt, "fold", "good", "application/json", []byte(`{"b":[{"Name":"b","name":"a"}]}`)),
+		"folded keys swapped":       post(rt, "fold", "good", "application/json", []byte(`{"b":[{"Name":"b","nAme":"a"}]}`)),
+	} {
+		if w.Code != 422 || decode(t, w)["error_code"] != "idempotency_key_reused" {
+			t.Errorf("%s: %d %s", name, w.Code, w.Body)
+		}
+	}
+	// Unicode folding, as encoding/json matches field names: "ſ" is "s".
+	if w := post(rt, "fold2", "good", "application/json", []byte(`{"description":"a","deſcription":"b"}`)); w.Code != 201 {
+		t.Fatalf("folded keys: %d %s", w.Code, w.Body)
+	}
+	for name, w := range map[string]*httptest.ResponseRecorder{
+		"long s keys swapped": post(rt, "fold2", "good", "application/json", []byte(`{"deſcription":"b","description":"a"}`)),
 	} {
 		if w.Code != 422 || decode(t, w)["error_code"] != "idempotency_key_reused" {
 			t.Errorf("%s: %d %s", name, w.Code, w.Body)

@@ -64,7 +64,11 @@ func TestCoverSurvivesConcurrentUpdates(t *testing.T) {
 				_, err := svc.Update(ctx, f.owner, v.Slug, playlists.UpdateInput{Image: imgB})
 				done <- err
 			}()
-			<-pd.entered
+			select {
+			case <-pd.entered:
+			case err := <-done: // the update ended before deleting A's blobs
+				t.Fatalf("the A → B update did not delete A's blobs: %v", err)
+			}
 			pd.mu.Lock()
 			pd.match = ""
 			pd.mu.Unlock()

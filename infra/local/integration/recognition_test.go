@@ -288,7 +288,10 @@ func TestRecognitionThroughTheBinaries(t *testing.T) {
 
 	// On AWS the ACRCloud credentials come from an SSM SecureString read
 	// at init; the tier has no SSM, so the function gets them as the
-	// local environment variables the same config reads.
+	// local environment variables the same config reads. (A real deploy
+	// refuses AcrCloudHost without AcrCloudCredentialsParameter, the
+	// template's AcrCloudHostNeedsCredentials rule; lambdastub does not
+	// evaluate Rules, and the variables below stand in for that parameter.)
 	s := newStack(t, map[string]string{"AcrCloudHost": outside}, func(st *lambdastub.Stack) {
 		for _, f := range st.Functions {
 			if _, ok := f.Env["ACRCLOUD_HOST"]; ok {

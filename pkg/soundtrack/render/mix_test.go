@@ -128,9 +128,12 @@ func TestMixProbesAndLevels(t *testing.T) {
 func pinnedFFmpeg(t *testing.T) string {
 	t.Helper()
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	if arch == "" || runtime.GOOS != "linux" {
+		t.Skipf("no pinned ffmpeg build for %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
 	out, err := exec.Command("bash", "../../../infra/local/ffmpeg.sh", "cache", arch).Output()
 	dir := strings.TrimSpace(string(out))
-	if err != nil || arch == "" || runtime.GOOS != "linux" || dir == "" {
+	if err != nil || dir == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the pinned ffmpeg (infra/local/ffmpeg.sh cache %s): %v", arch, err)
 		}
