@@ -28,8 +28,12 @@ var imageSizes = []struct {
 	side int
 }{{"small", 160}, {"medium", 480}, {"large", 1200}}
 
-// ImageURLTTL is how long the signed cover URLs of a response stay valid.
-const ImageURLTTL = 12 * time.Hour
+// ImageURLTTL is how long the signed cover URLs of a response stay valid;
+// every read signs them afresh. On AWS a URL signed with the function
+// role's temporary credentials also ends when they do, whatever its own
+// expiry (and Lambda's execution-role sessions need not last the role's
+// configured duration): an hour keeps the promise the URL makes.
+const ImageURLTTL = time.Hour
 
 const (
 	jpegQuality = 85
