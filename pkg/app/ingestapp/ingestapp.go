@@ -46,9 +46,10 @@ func PublishLock(d *core.Core) catalog.PublishLock {
 }
 
 // Handler ingests every manifest an S3 event names. Ingest is
-// idempotent (the same manifest publishes the same version), so S3's
-// at-least-once delivery and Lambda's retries of a failed invocation are
-// safe; publishing is serialized by the publish lock, as catalog.Publish
+// idempotent (the same manifest publishes the same version), and an older
+// manifest run again after a newer one leaves the assets the newer one set
+// alone (ingest.LedgerKey), so S3's at-least-once delivery and Lambda's
+// retries of a failed invocation are safe; publishing is serialized by the publish lock, as catalog.Publish
 // requires (reserved concurrency is optional on top).
 func Handler(d *core.Core) func(context.Context, events.S3Event) error {
 	return func(ctx context.Context, ev events.S3Event) error {
@@ -74,7 +75,7 @@ func Handler(d *core.Core) func(context.Context, events.S3Event) error {
 			}
 			d.Log.Info("catalog-ingest: done", slog.String("manifest", key), slog.String("version", rep.Version),
 				slog.Bool("published", rep.Published), slog.Int("added", rep.Added), slog.Int("updated", rep.Updated),
-				slog.Int("unchanged", rep.Unchanged), slog.Int("skipped", len(rep.Errors)), slog.Int("warnings", len(rep.Warnings)))
+				slog.Int("unchanged", rep.Unchanged), slog.Int("superseded", rep.Superseded), slog.Int("skipped", len(rep.Errors)), slog.Int("warnings", len(rep.Warnings)))
 			for _, p := range rep.Errors {
 				d.Log.Warn("catalog-ingest: record skipped", slog.String("manifest", key), slog.String("problem", p.Error()))
 			}

@@ -44,6 +44,9 @@ type Options struct {
 	// Artifacts are built and stored with the published version
 	// (search.TextIndexArtifact), so functions load them at cold start.
 	Artifacts []catalog.Artifact
+	// Source is the manifest the run applies (see LedgerKey): RunBlob and
+	// Run set it; with a zero Modified the ledger is not used.
+	Source Source
 }
 
 // Report says what a run did.
@@ -57,6 +60,7 @@ type Report struct {
 	// Of the manifest's valid assets (tracks and sound effects):
 	Added, Updated, Unchanged int
 	Removed                   int // Replace only
+	Superseded                int // left alone: a newer manifest set them (LedgerKey)
 	Decoded                   int // audio files decoded (0 when all were known)
 
 	AudioSeconds float64       // duration of the manifest's audio, stems included
@@ -84,8 +88,8 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "catalog %s %s (was %s): %d tracks, %d stems, %d sound effects, %d fingerprint segments\n",
 		state, r.Version, or(r.Previous, "none"), r.Tracks, r.Stems, r.SoundFX, r.Segments)
-	fmt.Fprintf(&b, "assets: %d added, %d updated, %d unchanged, %d removed, %d skipped; %d audio files decoded\n",
-		r.Added, r.Updated, r.Unchanged, r.Removed, skipped(r.Errors), r.Decoded)
+	fmt.Fprintf(&b, "assets: %d added, %d updated, %d unchanged, %d removed, %d skipped, %d left to a newer manifest; %d audio files decoded\n",
+		r.Added, r.Updated, r.Unchanged, r.Removed, skipped(r.Errors), r.Superseded, r.Decoded)
 	fmt.Fprintf(&b, "%.0f s of audio in %s (%.1f× real time)\n", r.AudioSeconds, r.Elapsed.Round(time.Millisecond), r.RealTime())
 	for _, p := range r.Errors {
 		fmt.Fprintf(&b, "error: %v (record skipped)\n", p)
@@ -119,6 +123,11 @@ func Run(ctx context.Context, opts Options, path string) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("ingest: %w", err)
 	}
+	if opts.Source.Modified.IsZero() {
+		// An operator running a file means it now: it supersedes every
+		// manifest uploaded before.
+		opts.Source = Source{Key: "file:" + path, Modified: time.Now().UTC()}
+	}
 	return RunManifest(ctx, opts, m)
 }
 
@@ -128,7 +137,7 @@ func RunBlob(ctx context.Context, opts Options, key string) (Report, error) {
 	if opts.Blob == nil {
 		return Report{}, errors.New("ingest: no blob store")
 	}
-	rc, _, err := opts.Blob.Get(ctx, key)
+	rc, attrs, err := opts.Blob.Get(ctx, key)
 	if err != nil {
 		return Report{}, fmt.Errorf("ingest: read manifest %s: %w", key, err)
 	}
@@ -136,6 +145,9 @@ func RunBlob(ctx context.Context, opts Options, key string) (Report, error) {
 	m, err := manifest.Parse(rc, manifest.BlobBase(key))
 	if err != nil {
 		return Report{}, fmt.Errorf("ingest: %w", err)
+	}
+	if opts.Source.Modified.IsZero() && !attrs.ModTime.IsZero() {
+		opts.Source = Source{Key: key, Modified: attrs.ModTime.UTC()}
 	}
 	return RunManifest(ctx, opts, m)
 }
@@ -149,6 +161,10 @@ type run struct {
 
 	mu    sync.Mutex
 	fresh map[string]trackHashes // computed in this run, by hashes key
+
+	// superseded are the manifest's assets a newer manifest has set (see
+	// LedgerKey): left as the current catalog has them, even by Replace.
+	superseded map[string]bool
 
 	results  []*processed // by manifest asset, filled in by the workers
 	progress *progress
@@ -185,7 +201,28 @@ func RunManifest(ctx context.Context, opts Options, m *manifest.Manifest) (Repor
 		return rep, errors.New("ingest: the manifest has no valid record; refusing to replace the catalog with an empty one")
 	}
 	r := &run{opts: opts, ffmpeg: or(opts.FFmpegPath, or(opts.Decoder.FFmpegPath, "ffmpeg")),
-		prevAudio: map[string]catalog.AudioRef{}, fresh: map[string]trackHashes{}}
+		prevAudio: map[string]catalog.AudioRef{}, fresh: map[string]trackHashes{}, superseded: map[string]bool{}}
+	assets := m.Assets
+	var led *ledger
+	if !opts.Source.Modified.IsZero() {
+		var err error
+		if led, err = loadLedger(ctx, opts.Blob); err != nil {
+			return rep, err
+		}
+		kept := assets[:0:0]
+		for _, a := range assets {
+			if by, ok := led.supersededBy(a.ID(), opts.Source); ok {
+				r.superseded[a.ID()] = true
+				rep.Superseded++
+				rep.Warnings = append(rep.Warnings, manifest.Problem{Line: a.Line, Field: "id",
+					Message: fmt.Sprintf("left as it is: %s, written %s, set asset %s later than this manifest (written %s)",
+						by.Key, by.Modified.Format(time.RFC3339), a.ID(), opts.Source.Modified.Format(time.RFC3339))})
+				continue
+			}
+			kept = append(kept, a)
+		}
+		assets = kept
+	}
 	prev, err := catalog.Load(ctx, opts.Blob)
 	switch {
 	case errors.Is(err, catalog.ErrNoCatalog):
@@ -203,7 +240,7 @@ func RunManifest(ctx context.Context, opts Options, m *manifest.Manifest) (Repor
 			r.prevAudio[s.ID] = s.Audio
 		}
 	}
-	results, err := r.process(ctx, m.Assets)
+	results, err := r.process(ctx, assets)
 	if err != nil {
 		return rep, err
 	}
@@ -235,6 +272,21 @@ func RunManifest(ctx context.Context, opts Options, m *manifest.Manifest) (Repor
 	}
 	if rep.Published, err = catalog.Publish(ctx, opts.Blob, next, opts.Artifacts...); err != nil {
 		return rep, err
+	}
+	if led != nil {
+		var applied []string
+		for _, p := range results {
+			switch {
+			case p.track != nil:
+				applied = append(applied, p.track.ID)
+			case p.sfx != nil:
+				applied = append(applied, p.sfx.ID)
+			}
+		}
+		led.record(opts.Source, applied)
+		if err := led.save(ctx, opts.Blob); err != nil {
+			return rep, err
+		}
 	}
 	rep.Version, rep.Segments = next.Version(), len(contents.Segments)
 	rep.Tracks, rep.SoundFX = len(contents.Tracks), len(contents.SoundFX)
@@ -340,14 +392,14 @@ func (r *run) merge(results []*processed, rep *Report) catalog.Contents {
 	owner := map[string]string{}
 	var c catalog.Contents
 	for _, t := range prevTracks {
-		if newTracks[t.ID] == nil && !r.opts.Replace {
+		if newTracks[t.ID] == nil && (!r.opts.Replace || r.superseded[t.ID]) {
 			for _, id := range trackIDs(t) {
 				owner[id] = t.ID
 			}
 		}
 	}
 	for _, s := range prevSFX {
-		if newSFX[s.ID] == nil && !r.opts.Replace {
+		if newSFX[s.ID] == nil && (!r.opts.Replace || r.superseded[s.ID]) {
 			owner[s.ID] = s.ID
 		}
 	}
@@ -383,7 +435,7 @@ func (r *run) merge(results []*processed, rep *Report) catalog.Contents {
 			c.Tracks = append(c.Tracks, n)
 			placed[t.ID] = true
 			count(rep, sameBut(t, n))
-		case r.opts.Replace:
+		case r.opts.Replace && !r.superseded[t.ID]:
 			rep.Removed++
 		default:
 			c.Tracks = append(c.Tracks, t)
@@ -395,7 +447,7 @@ func (r *run) merge(results []*processed, rep *Report) catalog.Contents {
 			c.SoundFX = append(c.SoundFX, n)
 			placed[s.ID] = true
 			count(rep, reflect.DeepEqual(s, n))
-		case r.opts.Replace:
+		case r.opts.Replace && !r.superseded[s.ID]:
 			rep.Removed++
 		default:
 			c.SoundFX = append(c.SoundFX, s)

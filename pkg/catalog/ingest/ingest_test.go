@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"musiccatalog/pkg/audio"
 	"musiccatalog/pkg/audio/audiotest"
@@ -494,4 +496,78 @@ func TestIngestWesnoth(t *testing.T) {
 	if again.Published || again.Decoded != 0 {
 		t.Fatalf("re-ingest:\n%s", again)
 	}
+}
+
+// TestOlderManifestRunAgainLeavesNewerAssets: S3 delivers an event at least
+// once and Lambda retries a failed ingest, so an older manifest can run
+// after a newer one was published. The assets the newer one set stay as it
+// set them; the older manifest's other assets still apply; a re-upload of
+// the older manifest (written later) is the newest and wins.
+func TestOlderManifestRunAgainLeavesNewerAssets(t *testing.T) {
+	needFFmpeg(t)
+	bs := catalogtest.NewStore(t)
+	ctx := t.Context()
+	put := func(key string, b []byte) {
+		t.Helper()
+		if err := bs.Put(ctx, key, bytes.NewReader(b), int64(len(b)), "application/octet-stream"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pcm, _ := audiotest.Song(22050, 6, 3)
+	var wav bytes.Buffer
+	if err := decode.WriteWAV(&wav, pcm); err != nil {
+		t.Fatal(err)
+	}
+	put("catalog-manifests/song.wav", wav.Bytes())
+	wav.Reset()
+	if err := decode.WriteWAV(&wav, audiotest.Tone(16000, 1.5, 300, 0.4)); err != nil {
+		t.Fatal(err)
+	}
+	put("catalog-manifests/hum.wav", wav.Bytes())
+	const id = "5b0b6f5e-2a55-4a8e-9a51-0a3f4f1c2d7e"
+	track := func(name string, restricted bool) string {
+		return fmt.Sprintf(`{"kind":"track","id":%q,"name":%q,"artist":{"name":"Drop"},"genre_name":"Pop","restricted":%v,"audio":"song.wav"}`, id, name, restricted)
+	}
+	// The older manifest sorts after the newer one by key: only the times
+	// can order them (S3's Last-Modified has whole seconds).
+	older, newer := "catalog-manifests/z-older.jsonl", "catalog-manifests/a-newer.jsonl"
+	put(older, []byte(track("Old Name", false)+"\n"+`{"kind":"soundfx","name":"Hum","audio":"hum.wav"}`+"\n"))
+	time.Sleep(1100 * time.Millisecond)
+	put(newer, []byte(track("New Name", true)+"\n"))
+	runBlob := func(key string) ingest.Report {
+		t.Helper()
+		rep, err := ingest.RunBlob(ctx, ingest.Options{Blob: bs, Workers: 1}, key)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", key, err, rep)
+		}
+		return rep
+	}
+	check := func(name string, restricted bool, sfx int) {
+		t.Helper()
+		c := current(t, bs)
+		tr, _ := c.Track(id)
+		if tr == nil || tr.Name != name || tr.Restricted != restricted || len(c.SoundFXs()) != sfx {
+			t.Fatalf("track %+v, %d sound effects; want %q restricted %v, %d sound effects", tr, len(c.SoundFXs()), name, restricted, sfx)
+		}
+	}
+	runBlob(newer)
+	check("New Name", true, 0)
+	rep := runBlob(older) // the older upload's event, retried
+	check("New Name", true, 1)
+	if rep.Superseded != 1 || rep.Added != 1 || !strings.Contains(fmt.Sprint(rep.Warnings), newer) {
+		t.Fatalf("older manifest's report: %s", rep)
+	}
+	if rep := runBlob(older); rep.Published || rep.Superseded != 1 {
+		t.Fatalf("the same older manifest again: %s", rep)
+	}
+	if rep := runBlob(newer); rep.Published {
+		t.Fatalf("the newer manifest again: %s", rep)
+	}
+	check("New Name", true, 1)
+	time.Sleep(1100 * time.Millisecond)
+	put(older, []byte(track("Old Name", false)+"\n")) // uploaded again: now the newest
+	if rep := runBlob(older); !rep.Published || rep.Superseded != 0 {
+		t.Fatalf("the re-uploaded manifest: %s", rep)
+	}
+	check("Old Name", false, 1)
 }
