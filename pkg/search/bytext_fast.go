@@ -42,6 +42,7 @@ func nonZero(cnt []uint8, buf []int32) []int32 {
 type textAttrs struct {
 	tempo, length float64
 	vocals        uint8 // vocalsIndex
+	names         nameKeys
 }
 
 // sung is hasVocals of the track's vocals.

@@ -91,7 +91,7 @@ func newIndex(cat *catalog.Catalog, emb TextEmbedder, text func() (*textIndex, e
 		ix.facets[i] = f
 		ix.hot[i] = hotFacets{genre: f.genreC, subgenre: f.subgenreC, mood: f.moodC, mood2: f.mood2C,
 			tempo: float32(f.tempo), sung: hasVocals(f.vocals)}
-		ix.attrs[i] = textAttrs{tempo: f.tempo, length: f.length, vocals: vocalsIndex(f.vocals)}
+		ix.attrs[i] = textAttrs{tempo: f.tempo, length: f.length, vocals: vocalsIndex(f.vocals), names: trackNameKeys(t)}
 		for _, plan := range plans {
 			ix.visible[plan][i] = catalog.Visible(plan, t)
 		}

@@ -402,7 +402,7 @@ func (ix *Index) ByText(ctx context.Context, text string, opts Options) (Result,
 	if best > 0 {
 		best = max(best, wTextReference*float64(tm.ref))
 	}
-	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best, wText: wText}
+	ts := textScorer{q: &q, attrs: ix.attrs, excluded: excluded, sem: sem, best: best, wText: wText, names: newNameQuery(text)}
 	if sem != nil {
 		ts.wText += wTextMusic * float64(sq.music)
 	}
@@ -440,6 +440,7 @@ type textScorer struct {
 	// vocals is what the request's vocals preference adds, by the
 	// track's vocalsIndex (vocalsBonus).
 	vocals [len(vocalsOrder) + 1]float64
+	names  nameQuery // the request read as a title or artist
 }
 
 // vocalsBonus fills ts.vocals: with "vocals" any sung track earns
@@ -497,6 +498,7 @@ func (ts *textScorer) score(i int, text float64) float32 {
 	if q.Duration != nil && q.Duration.Contains(f.length) {
 		s += wAttrDuration
 	}
+	s += ts.names.bonus(f.names)
 	return float32(s)
 }
 
