@@ -69,27 +69,39 @@ func (t *Track) JPTitle() string {
 	return t.DisplayName()
 }
 
-// localeRE accepts "en", "de", "pt-BR", "zh-Hant", "es-419" in any case,
-// with "-" or "_".
-var localeRE = regexp.MustCompile(`^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}|[A-Za-z]{2}|[0-9]{3}))?$`)
+// localeRE accepts "en", "de", "pt-BR", "zh-Hant", "zh-Hant-TW", "es-419"
+// in any case, with "-" or "_": a language, then a script, a region or
+// both (BCP 47's order).
+var localeRE = regexp.MustCompile(`^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|[0-9]{3}))?$`)
 
 // CanonicalLocale returns s in the canonical form of BCP 47 ("pt_br" →
-// "pt-BR", "EN" → "en", "zh-hant" → "zh-Hant"), or false when s is not
-// shaped like a locale code. Translations are stored under canonical keys.
+// "pt-BR", "EN" → "en", "zh-hant-tw" → "zh-Hant-TW"), or false when s is
+// not shaped like a locale code. Translations are stored under canonical
+// keys.
 func CanonicalLocale(s string) (string, bool) {
 	m := localeRE.FindStringSubmatch(s)
 	if m == nil {
 		return "", false
 	}
 	out := strings.ToLower(m[1])
-	switch sub := m[2]; len(sub) {
-	case 0:
-	case 4: // script
-		out += "-" + strings.ToUpper(sub[:1]) + strings.ToLower(sub[1:])
-	default: // region
-		out += "-" + strings.ToUpper(sub)
+	if script := m[2]; script != "" {
+		out += "-" + strings.ToUpper(script[:1]) + strings.ToLower(script[1:])
+	}
+	if region := m[3]; region != "" {
+		out += "-" + strings.ToUpper(region)
 	}
 	return out, true
+}
+
+// localeChain is a canonical locale and the locales it falls back on,
+// least specific first: "zh-Hant-TW" → zh, zh-Hant, zh-Hant-TW.
+func localeChain(locale string) []string {
+	parts := strings.Split(locale, "-")
+	out := make([]string, 0, len(parts))
+	for i := range parts {
+		out = append(out, strings.Join(parts[:i+1], "-"))
+	}
+	return out
 }
 
 // ValidLocale reports whether s is shaped like a locale code.
@@ -99,12 +111,11 @@ func ValidLocale(s string) bool { _, ok := CanonicalLocale(s); return ok }
 // when the track has a translation for it or for its language, else the
 // base language "en" (what Content-Language should say).
 func (t *Track) Language(locale string) string {
-	lang, _, _ := strings.Cut(locale, "-")
-	if _, ok := t.Translations[locale]; ok {
-		return locale
-	}
-	if _, ok := t.Translations[lang]; ok {
-		return lang
+	chain := localeChain(locale)
+	for i := len(chain) - 1; i >= 0; i-- {
+		if _, ok := t.Translations[chain[i]]; ok {
+			return chain[i]
+		}
 	}
 	return "en"
 }
@@ -115,8 +126,7 @@ func (t *Track) Language(locale string) string {
 func (t *Track) Localized(locale string) Translation {
 	out := Translation{Genre: t.Genre, Subgenre: t.Subgenre, Mood: t.Mood,
 		SecondaryMood: t.SecondaryMood, Description: t.Description}
-	lang, _, _ := strings.Cut(locale, "-")
-	for _, l := range []string{lang, locale} { // the more specific wins
+	for _, l := range localeChain(locale) { // the more specific wins
 		tr, ok := t.Translations[l]
 		if !ok {
 			continue
