@@ -296,7 +296,7 @@ func (f *Filters) match(x *facets) bool {
 		return false
 	case f.Restricted != nil && *f.Restricted != x.restricted:
 		return false
-	case f.Title != "" && f.Title != x.title && f.Title != x.rawTitle:
+	case f.Title != "" && f.Title != x.title && f.Title != x.baseTitle && f.Title != x.rawTitle:
 		return false
 	case f.Artist != "" && f.Artist != x.artist && f.Artist != x.artistSlug:
 		return false

@@ -34,12 +34,8 @@ type nameKeys struct {
 }
 
 func trackNameKeys(t *catalog.Track) nameKeys {
-	name := t.DisplayName()
-	if t.Variant != "" {
-		name = strings.TrimSuffix(name, " ("+t.Variant+")")
-	}
 	var title, artist nameHash
-	title.add(name)
+	title.add(baseTitle(t))
 	base := title.sum()
 	title.add(t.Variant)
 	artist.add(t.Artist.Name)

@@ -1,8 +1,12 @@
 package search
 
 import (
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"musiccatalog/pkg/catalog"
 )
 
 // TestNamesTypedLead: a request that is a track's title, its artist, or
@@ -58,5 +62,35 @@ func TestNamesTypedLead(t *testing.T) {
 	nq := newNameQuery("silent sunrise over the lake")
 	if b := nq.bonus(nameKeys{title: nameKey([]string{"silent", "sunrise"})}); b != 0 {
 		t.Fatalf("a title inside a description scored %v", b)
+	}
+}
+
+// TestTitleFilterTakesEveryVersion: title= is the song's title as shown,
+// as shown without its variant (every version of the song), or as the
+// source feed wrote it (with -JP), the same for tracks of either feed.
+func TestTitleFilterTakesEveryVersion(t *testing.T) {
+	song := &catalog.Track{ID: "a", Name: "Winter Heartbeat-JP"}
+	edit := &catalog.Track{ID: "b", Name: "Winter Heartbeat-JP", Variant: "Short Edit"}
+	other := &catalog.Track{ID: "c", Name: "Northern Shadows", Variant: "Short Edit"}
+	for _, c := range []struct {
+		title string
+		want  []*catalog.Track
+	}{
+		{"winter heartbeat", []*catalog.Track{song, edit}},
+		{"Winter Heartbeat (Short Edit)", []*catalog.Track{edit}},
+		{"Winter Heartbeat-JP", []*catalog.Track{song, edit}},
+		{"northern shadows", []*catalog.Track{other}},
+		{"Short Edit", nil},
+	} {
+		f, err := ParseFilters(url.Values{"title": {c.title}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range []*catalog.Track{song, edit, other} {
+			x := facetsOf(tr)
+			if got, want := f.match(&x), slices.Contains(c.want, tr); got != want {
+				t.Errorf("title=%q on %q (%q): %v, want %v", c.title, tr.Name, tr.Variant, got, want)
+			}
+		}
 	}
 }
