@@ -705,7 +705,11 @@ func parseRefs(in ItemsInput) ([]Ref, map[string][]string) {
 	}{{"tracks", KindTrack, in.Tracks}, {"stems", KindStem, in.Stems}, {"soundfxs", KindSoundFX, in.SoundFXs}} {
 		for _, raw := range f.ids {
 			id, ok := ids.CanonicalUUID(strings.TrimSpace(raw))
-			if !ok {
+			switch {
+			case !ok && strings.TrimSpace(raw) == "": // JSON null decodes as ""
+				bad[f.field] = append(bad[f.field], "An id may not be null or blank.")
+				continue
+			case !ok:
 				bad[f.field] = append(bad[f.field], "\""+raw+"\" is not a valid UUID.")
 				continue
 			}
