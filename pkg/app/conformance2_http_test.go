@@ -353,3 +353,31 @@ func TestSubmitOfARefusedUploadSaysWhy(t *testing.T) {
 		t.Errorf("submit of a key never uploaded: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestSearchNamesEveryBadParameterAtOnce: a genre the catalog lacks is
+// named in the same 400 as a bad vocals value or time_limit (the review
+// found the catalog's values checked only once everything else passed,
+// so a client needed two round trips); a near miss stays by-text's
+// did_you_mean.
+func TestSearchNamesEveryBadParameterAtOnce(t *testing.T) {
+	e := newPlaylistEnv(t)
+	for _, c := range []struct {
+		path   string
+		fields []string
+	}{
+		{"/api/v4/search/ai/by-text/?text=x&genre=nosuchgenre&vocals=bad", []string{"genre", "vocals"}},
+		{"/api/v4/search/ai/by-prompt/?text=x&time_limit=0&mood__terms=nosuchmood", []string{"time_limit", "mood__terms"}},
+		{"/api/v4/search/ai/by-id/?track_id=" + e.track(0) + "&subgenre=nosuchsub&restricted=maybe", []string{"subgenre", "restricted"}},
+	} {
+		r, m := e.do("", "GET", c.path, nil)
+		if r.Status != 400 || len(m) != len(c.fields) {
+			t.Errorf("%s: %d %s; want 400 naming %v", c.path, r.Status, r.Body, c.fields)
+			continue
+		}
+		for _, f := range c.fields {
+			if m[f] == nil {
+				t.Errorf("%s: %s; want %s named", c.path, r.Body, f)
+			}
+		}
+	}
+}

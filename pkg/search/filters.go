@@ -152,7 +152,10 @@ func ParseFilters(q url.Values) (Filters, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return Filters{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
+		// The valid part comes back too: the caller checks its catalog
+		// values (Service.CheckFilterValues) so that one 400 names every
+		// bad parameter.
+		return f, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	return f, nil
 }

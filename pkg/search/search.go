@@ -265,6 +265,20 @@ func (s *Service) ByID(ctx context.Context, id string, system bool, opts Options
 	return ix.SimilarTo(seed, opts)
 }
 
+// CheckFilterValues reports the genre, subgenre and mood values of f the
+// catalog has neither as written nor near enough to be a typo, as the
+// searches do (a near one is left to them: did_you_mean or their own
+// 400). The search endpoints call it when other parameters are bad, so
+// that one 400 names every bad parameter; a catalog that cannot be
+// loaded reports nothing here.
+func (s *Service) CheckFilterValues(ctx context.Context, f Filters) error {
+	ix, err := s.Index(ctx)
+	if err != nil {
+		return nil
+	}
+	return f.checkKnown("search.CheckFilterValues", ix.known, true)
+}
+
 // ByAudio ranks tracks similar to reference audio (by-url, by-video).
 func (s *Service) ByAudio(ctx context.Context, q AudioQuery, opts Options) (Result, error) {
 	ix, err := s.Index(ctx)

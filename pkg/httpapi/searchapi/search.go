@@ -41,6 +41,7 @@ type Service interface {
 	ByText(ctx context.Context, text string, opts search.Options) (search.Result, error)
 	ByID(ctx context.Context, id string, system bool, opts search.Options) (search.Result, error)
 	ByAudio(ctx context.Context, q search.AudioQuery, opts search.Options) (search.Result, error)
+	CheckFilterValues(ctx context.Context, f search.Filters) error
 }
 
 // SearchParams says which optional tuning parameters an endpoint accepts
@@ -163,6 +164,9 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 		boolean("suppress_vocals", &opts.SuppressVocals)
 	}
 	if len(bad) > 0 {
+		// The catalog's values are checked by the search itself; with other
+		// parameters bad, they are named in the same 400.
+		addErr(a.Search.CheckFilterValues(r.Context(), opts.Filters))
 		return search.Options{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	return opts, nil
