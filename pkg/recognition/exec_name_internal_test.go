@@ -2,6 +2,7 @@ package recognition
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -162,6 +163,57 @@ func TestStartAndFailBothFailingKeepsTheJobUsable(t *testing.T) {
 		job, err := s.Submit(ctx, p, SourceRef{Key: UploadPrefix + "c1/y/b.mp4", ETag: "f", Size: 10, Filename: "b.mp4"})
 		if err != nil || job.Status != StatusQueued || job.Source.Key != src.Key {
 			t.Fatalf("retry: %+v %v; want the queued job with its source", job, err)
+		}
+	})
+}
+
+// TestEarlierExecutionLeavesTheRewrittenJobAlone: the first run's Start
+// created its execution and answered an error; the job was failed
+// (start_failed) and a retry wrote it anew, with an execution of its own.
+// The first execution is still running: its tasks, including its failure
+// path, must leave the rewritten job alone (before, they worked on it as
+// on their own: a MarkFailed about the first run's deleted upload failed
+// the retry's job). An input without a generation (an execution started
+// before generations were passed) still works on the job.
+func TestEarlierExecutionLeavesTheRewrittenJobAlone(t *testing.T) {
+	twintest.Run(t, func(t *testing.T, st store.Store) {
+		s := testService(t, Config{Store: st, DefaultDailyCap: 5})
+		wf := &namedStarts{}
+		s.wf = wf
+		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
+		src := SourceRef{Key: UploadPrefix + "c1/x/a.mp4", ETag: "e", Size: 10, Filename: "a.mp4"}
+		ctx := idempotency.WithRequestID(t.Context(), ids.NewUUID())
+		wf.lost.Store(true)
+		if _, err := s.Submit(ctx, p, src); !errs.Is(err, errs.Unavailable) {
+			t.Fatalf("first run: %v; want unavailable", err)
+		}
+		wf.lost.Store(false)
+		job, err := s.Submit(ctx, p, src)
+		if err != nil || job.Status != StatusQueued {
+			t.Fatalf("retry: %+v %v", job, err)
+		}
+		task := func(fn string, in TaskInput) {
+			t.Helper()
+			raw, _ := json.Marshal(in)
+			if _, err := s.HandleTask(t.Context(), fn, raw); err != nil {
+				t.Fatalf("%s %+v: %v", fn, in, err)
+			}
+		}
+		// The first execution fails its source (deleted with the refused
+		// upload) and its catch path ends the job.
+		cause, _ := json.Marshal(map[string]string{"errorMessage": CodeSourceMissing + ": gone"})
+		task(FnFinish, TaskInput{JobID: job.ID, Generation: 1, Failed: true, Error: &CaughtError{Error: "JobError", Cause: string(cause)}})
+		task(FnFinish, TaskInput{JobID: job.ID, Generation: 1})
+		r, err := s.loadJob(t.Context(), job.ID)
+		if err != nil || r.Status != StatusQueued || r.Progress != nil || r.generation != 2 {
+			t.Fatalf("after the first execution's tasks: %+v %v; want the job queued, untouched", r, err)
+		}
+		// The rewritten job's own execution works on it.
+		if ok, err := s.begin(t.Context(), jobRef{id: job.ID, gen: 2}, ProgressExtracting); !ok || err != nil {
+			t.Fatalf("the job's own generation: %v %v", ok, err)
+		}
+		if ok, err := s.begin(t.Context(), jobRef{id: job.ID}, ProgressMatching); !ok || err != nil {
+			t.Fatalf("no generation: %v %v", ok, err)
 		}
 	})
 }

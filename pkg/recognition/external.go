@@ -117,7 +117,7 @@ func heardLimit(r *jobRecord) int {
 // still unanswered, since every request is billed.
 type heardSamples struct {
 	s     *Service
-	job   string
+	job   jobRef
 	list  []sample
 	limit int // bytes of the stored list (heardLimit)
 }
@@ -148,7 +148,7 @@ func (h *heardSamples) keep(ctx context.Context, x sample) error {
 	if err != nil || len(body) > h.limit {
 		return nil
 	}
-	err = h.s.updateActive(ctx, h.job, map[string]any{attrHeard: body})
+	err = h.s.updateActive(ctx, h.job.id, h.job.gen, map[string]any{attrHeard: body})
 	if errors.Is(err, errInactive) {
 		return err
 	}

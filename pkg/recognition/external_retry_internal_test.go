@@ -56,7 +56,7 @@ func TestRetriedExternalStepSendsOnlyTheUnansweredSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		tl, _ := json.Marshal([]fingerprint.Stretch{{StartMs: 0, EndMs: seconds * 1000}})
-		if err := s.updateActive(ctx, job.ID, map[string]any{attrTimeline: tl}); err != nil {
+		if err := s.updateActive(ctx, job.ID, 0, map[string]any{attrTimeline: tl}); err != nil {
 			t.Fatal(err)
 		}
 		windows := int64(len(sampleWindows(0, seconds*1000, planSamples([]fingerprint.Stretch{{EndMs: seconds * 1000}}, s.outsideSamples)[0])))

@@ -131,18 +131,28 @@ func active() store.Condition {
 	return store.Or(store.Equals(attrStatus, StatusQueued), store.Equals(attrStatus, StatusProcessing))
 }
 
+// activeAt is active() for the job's generation gen (0: any): a task of
+// an execution started for an earlier writing of the job must not work on
+// the job written anew (TaskInput.Generation).
+func activeAt(gen int64) store.Condition {
+	if gen <= 0 {
+		return active()
+	}
+	return store.And(active(), store.Equals(attrGeneration, gen))
+}
+
 // errInactive means the job is gone, completed or failed: the task has
 // nothing left to do.
 var errInactive = errors.New("recognition: job is not active")
 
 // updateActive applies set to the job while it is active, stamping
 // updated_at, and reports errInactive otherwise.
-func (s *Service) updateActive(ctx context.Context, id string, set map[string]any, remove ...string) error {
+func (s *Service) updateActive(ctx context.Context, id string, gen int64, set map[string]any, remove ...string) error {
 	u := map[string]any{attrUpdated: store.UnixNano(s.clock.Now())}
 	for k, v := range set {
 		u[k] = v
 	}
-	_, err := s.st.Update(ctx, store.Jobs, jobKey(id), store.Update{Set: u, Remove: remove}, store.And(store.Exists(), active()))
+	_, err := s.st.Update(ctx, store.Jobs, jobKey(id), store.Update{Set: u, Remove: remove}, store.And(store.Exists(), activeAt(gen)))
 	if errors.Is(err, store.ErrConditionFailed) {
 		return errInactive
 	}
@@ -151,8 +161,8 @@ func (s *Service) updateActive(ctx context.Context, id string, set map[string]an
 
 // finalize ends an active job: status, its attributes, the expiry, and
 // off the active index, in one conditional write.
-func (s *Service) finalize(ctx context.Context, id string, set map[string]any) (store.Item, error) {
-	it, err := s.st.Update(ctx, store.Jobs, jobKey(id), s.endUpdate(set), store.And(store.Exists(), active()))
+func (s *Service) finalize(ctx context.Context, id string, gen int64, set map[string]any) (store.Item, error) {
+	it, err := s.st.Update(ctx, store.Jobs, jobKey(id), s.endUpdate(set), store.And(store.Exists(), activeAt(gen)))
 	if errors.Is(err, store.ErrConditionFailed) {
 		return store.Item{}, errInactive
 	}

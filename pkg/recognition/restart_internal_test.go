@@ -95,7 +95,7 @@ func TestUnstartedJobIsStartedAgainWhenPolled(t *testing.T) {
 		}
 		// Once the pipeline runs (its first task recorded progress), polls
 		// start nothing.
-		if ok, err := s.begin(ctx, job.ID, ProgressExtracting); !ok || err != nil {
+		if ok, err := s.begin(ctx, jobRef{id: job.ID}, ProgressExtracting); !ok || err != nil {
 			t.Fatal(ok, err)
 		}
 		clk.Advance(2 * workflow.StartGrace)

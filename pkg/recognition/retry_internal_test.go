@@ -80,7 +80,7 @@ func TestRetriedExternalStepCallsTheOutsideServiceOnce(t *testing.T) {
 		}
 		// Match's result: the whole clip is music the catalog did not explain.
 		tl, _ := json.Marshal([]fingerprint.Stretch{{StartMs: 0, EndMs: 20_000}})
-		if err := s.updateActive(ctx, job.ID, map[string]any{attrTimeline: tl}); err != nil {
+		if err := s.updateActive(ctx, job.ID, 0, map[string]any{attrTimeline: tl}); err != nil {
 			t.Fatal(err)
 		}
 		in, _ := json.Marshal(TaskInput{JobID: job.ID})

@@ -180,6 +180,11 @@ const MinAudioSeconds = 2.0
 // TaskInput is the input of every task of the state machine.
 type TaskInput struct {
 	JobID string `json:"job_id"`
+	// Generation is the job's writing the execution was started for (see
+	// execName); a task of an execution started for an earlier one
+	// leaves the job alone; 0 (a job written before generations) works
+	// on any. Always present: the state machine passes it on by path.
+	Generation int64 `json:"generation"`
 	// Failed and Error are set on the Catch path (MarkFailed).
 	Failed bool         `json:"failed,omitempty"`
 	Error  *CaughtError `json:"error,omitempty"`
@@ -346,7 +351,7 @@ func neverStarted(r *jobRecord) bool {
 // start starts the job's workflow under execName, so starting twice runs
 // it once.
 func (s *Service) start(ctx context.Context, id string, generation int64) error {
-	return s.wf.Start(ctx, Machine, execName(id, generation), TaskInput{JobID: id})
+	return s.wf.Start(ctx, Machine, execName(id, generation), TaskInput{JobID: id, Generation: generation})
 }
 
 // execName is the execution name of the job's generation-th writing: the
@@ -405,7 +410,7 @@ func (s *Service) restartUnstarted(ctx context.Context, r *jobRecord) {
 	started, err := workflow.Restart(ctx, s.st, s.wf, s.clock.Now(), workflow.Stalled{
 		Table: store.Jobs, Key: jobKey(r.ID),
 		While: store.And(store.Equals(attrStatus, StatusQueued), store.AttrNotExists(attrProgress)),
-		Since: r.updatedAt, Machine: Machine, Name: execName(r.ID, r.generation), Input: TaskInput{JobID: r.ID},
+		Since: r.updatedAt, Machine: Machine, Name: execName(r.ID, r.generation), Input: TaskInput{JobID: r.ID, Generation: r.generation},
 	})
 	if err != nil {
 		s.log.Error("restarting an unstarted recognition job", "job", r.ID, "err", err)
@@ -432,12 +437,17 @@ func (s *Service) failStale(ctx context.Context, r *jobRecord) error {
 // input was at fault (InputError): the work was done, and a free retry of
 // a file that cannot be read would let anyone decode without limit.
 func (s *Service) Fail(ctx context.Context, jobID, errorCode, detail string) error {
+	return s.fail(ctx, jobID, 0, errorCode, detail)
+}
+
+// fail is Fail for the job's generation gen (0: any).
+func (s *Service) fail(ctx context.Context, jobID string, gen int64, errorCode, detail string) error {
 	set := map[string]any{attrStatus: StatusFailed, attrErrorCode: errorCode, attrDetail: detail}
 	var err error
 	if InputError(errorCode) {
-		_, err = s.finalize(ctx, jobID, set)
+		_, err = s.finalize(ctx, jobID, gen, set)
 	} else {
-		err = s.endRefunded(ctx, jobID, set, active())
+		err = s.endRefunded(ctx, jobID, set, activeAt(gen))
 	}
 	if errors.Is(err, errInactive) {
 		return nil

@@ -104,7 +104,7 @@ func TestSubmitCreatesAQueuedJobAndStartsItsWorkflow(t *testing.T) {
 	if !ids.IsUUID(job.ID) || job.Status != recognition.StatusQueued || job.Track != nil || job.Source.ETag != "abc" {
 		t.Errorf("job = %+v", job)
 	}
-	want := fmt.Sprintf(`recognition %s {"job_id":"%s"}`, job.ID, job.ID)
+	want := fmt.Sprintf(`recognition %s {"job_id":"%s","generation":1}`, job.ID, job.ID)
 	if len(e.wf.starts) != 1 || e.wf.starts[0] != want {
 		t.Errorf("starts = %v, want %s", e.wf.starts, want)
 	}

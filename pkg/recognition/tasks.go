@@ -50,19 +50,20 @@ func (s *Service) HandleTask(ctx context.Context, fn string, input json.RawMessa
 		return nil, &JobError{Code: CodeInternal, Detail: detailInternal}
 	}
 	var err error
+	job := jobRef{id: in.JobID, gen: in.Generation}
 	switch fn {
 	case FnExtract:
-		err = s.Extract(ctx, in.JobID)
+		err = s.extract(ctx, job)
 	case FnMatch:
-		err = s.Match(ctx, in.JobID)
+		err = s.match(ctx, job)
 	case FnExternal:
-		err = s.External(ctx, in.JobID)
+		err = s.external(ctx, job)
 	case FnFinish:
 		if in.Failed {
 			code, detail := failureOf(in.Error)
-			err = s.Fail(ctx, in.JobID, code, detail)
+			err = s.fail(ctx, job.id, job.gen, code, detail)
 		} else {
-			err = s.Finish(ctx, in.JobID)
+			err = s.finish(ctx, job)
 		}
 	default:
 		return nil, fmt.Errorf("recognition: unknown task function %q", fn)
@@ -73,25 +74,33 @@ func (s *Service) HandleTask(ctx context.Context, fn string, input json.RawMessa
 	return nil, taskError(err)
 }
 
+// jobRef is the job a task works on: its id and the generation its
+// execution was started for (TaskInput.Generation; 0: any).
+type jobRef struct {
+	id  string
+	gen int64
+}
+
 // activeJob loads a job a task should work on; nil means there is nothing
-// to do (the job is gone, completed or failed).
-func (s *Service) activeJob(ctx context.Context, id string) (*jobRecord, error) {
-	r, err := s.loadJob(ctx, id)
+// to do (the job is gone, completed or failed, or written anew since the
+// task's execution started).
+func (s *Service) activeJob(ctx context.Context, job jobRef) (*jobRecord, error) {
+	r, err := s.loadJob(ctx, job.id)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	if r.Status != StatusQueued && r.Status != StatusProcessing {
+	if r.Status != StatusQueued && r.Status != StatusProcessing || job.gen > 0 && r.generation != job.gen {
 		return nil, nil
 	}
 	return r, nil
 }
 
 // begin records the task's progress; false means the job ended meanwhile.
-func (s *Service) begin(ctx context.Context, id, progress string) (bool, error) {
-	err := s.updateActive(ctx, id, map[string]any{attrStatus: StatusProcessing, attrProgress: progress})
+func (s *Service) begin(ctx context.Context, job jobRef, progress string) (bool, error) {
+	err := s.updateActive(ctx, job.id, job.gen, map[string]any{attrStatus: StatusProcessing, attrProgress: progress})
 	if errors.Is(err, errInactive) {
 		return false, nil
 	}
@@ -102,11 +111,15 @@ func (s *Service) begin(ctx context.Context, id, progress string) (bool, error) 
 // it, storing the result for the next tasks (or reusing what Prepare or
 // an earlier attempt stored for the same key and ETag).
 func (s *Service) Extract(ctx context.Context, jobID string) error {
-	r, err := s.activeJob(ctx, jobID)
+	return s.extract(ctx, jobRef{id: jobID})
+}
+
+func (s *Service) extract(ctx context.Context, job jobRef) error {
+	r, err := s.activeJob(ctx, job)
 	if r == nil || err != nil {
 		return err
 	}
-	if ok, err := s.begin(ctx, jobID, ProgressExtracting); !ok {
+	if ok, err := s.begin(ctx, job, ProgressExtracting); !ok {
 		return err
 	}
 	_, err = s.prepare(ctx, r.Source)
@@ -115,7 +128,11 @@ func (s *Service) Extract(ctx context.Context, jobID string) error {
 
 // Match runs the catalog timeline over the catalog's fingerprint index.
 func (s *Service) Match(ctx context.Context, jobID string) error {
-	r, err := s.activeJob(ctx, jobID)
+	return s.match(ctx, jobRef{id: jobID})
+}
+
+func (s *Service) match(ctx context.Context, job jobRef) error {
+	r, err := s.activeJob(ctx, job)
 	if r == nil || err != nil {
 		return err
 	}
@@ -125,7 +142,7 @@ func (s *Service) Match(ctx context.Context, jobID string) error {
 		// answers were asked for.
 		return nil
 	}
-	if ok, err := s.begin(ctx, jobID, ProgressMatching); !ok {
+	if ok, err := s.begin(ctx, job, ProgressMatching); !ok {
 		return err
 	}
 	a, err := s.readAnalysis(ctx, r.Source)
@@ -157,13 +174,17 @@ func (s *Service) Match(ctx context.Context, jobID string) error {
 	if err != nil {
 		return err
 	}
-	return ignoreInactive(s.updateActive(ctx, jobID, map[string]any{attrTimeline: body}))
+	return ignoreInactive(s.updateActive(ctx, job.id, job.gen, map[string]any{attrTimeline: body}))
 }
 
 // External names the music the catalog did not explain with the outside
 // recognizer, when one is configured.
 func (s *Service) External(ctx context.Context, jobID string) error {
-	r, err := s.activeJob(ctx, jobID)
+	return s.external(ctx, jobRef{id: jobID})
+}
+
+func (s *Service) external(ctx context.Context, job jobRef) error {
+	r, err := s.activeJob(ctx, job)
 	if r == nil || err != nil || s.outside == nil {
 		return err
 	}
@@ -176,7 +197,7 @@ func (s *Service) External(ctx context.Context, jobID string) error {
 		// billed request, so the stored answers stand.
 		return nil
 	}
-	results, err := s.identifyOutside(ctx, r, &heardSamples{s: s, job: jobID, list: r.heard, limit: heardLimit(r)})
+	results, err := s.identifyOutside(ctx, r, &heardSamples{s: s, job: job, list: r.heard, limit: heardLimit(r)})
 	if err != nil {
 		return ignoreInactive(err)
 	}
@@ -185,19 +206,23 @@ func (s *Service) External(ctx context.Context, jobID string) error {
 		return err
 	}
 	// The answers so far go in the same write: the result replaces them.
-	return ignoreInactive(s.updateActive(ctx, jobID, map[string]any{attrExternal: body}, attrHeard))
+	return ignoreInactive(s.updateActive(ctx, job.id, job.gen, map[string]any{attrExternal: body}, attrHeard))
 }
 
 // Finish builds the segments and completes the job in one write.
 func (s *Service) Finish(ctx context.Context, jobID string) error {
-	r, err := s.activeJob(ctx, jobID)
+	return s.finish(ctx, jobRef{id: jobID})
+}
+
+func (s *Service) finish(ctx context.Context, job jobRef) error {
+	r, err := s.activeJob(ctx, job)
 	if r == nil || err != nil {
 		return err
 	}
 	if !r.hasTL {
 		return errors.New("recognition: finish before match")
 	}
-	if ok, err := s.begin(ctx, jobID, ProgressFinishing); !ok {
+	if ok, err := s.begin(ctx, job, ProgressFinishing); !ok {
 		return err
 	}
 	segs, err := s.segments(ctx, r)
@@ -209,9 +234,9 @@ func (s *Service) Finish(ctx context.Context, jobID string) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.finalize(ctx, jobID, map[string]any{attrStatus: StatusCompleted, attrResult: body})
+	_, err = s.finalize(ctx, job.id, job.gen, map[string]any{attrStatus: StatusCompleted, attrResult: body})
 	if err == nil {
-		s.log.Info("recognition job completed", "job", jobID, "segments", len(segs))
+		s.log.Info("recognition job completed", "job", job.id, "segments", len(segs))
 	}
 	return ignoreInactive(err)
 }
