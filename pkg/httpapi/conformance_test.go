@@ -59,3 +59,32 @@ func TestNotFoundHintsAnExtraTrailingSlash(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeJSONNamesEveryWrongType: every field of the wrong JSON type is
+// named in one 400, not only the first the decoder met (a review found a
+// wrong include_stems hiding a wrong format).
+func TestDecodeJSONNamesEveryWrongType(t *testing.T) {
+	type body struct {
+		Name    string   `json:"name"`
+		Formats []string `json:"format"`
+		Stems   bool     `json:"include_stems"`
+		Volume  float64  `json:"volume"`
+		Inner   struct {
+			N int `json:"n"`
+		} `json:"inner"`
+	}
+	r := httptest.NewRequest("POST", "/x/", strings.NewReader(`{"include_stems":"x","name":5,"format":"mp3","volume":0.5,"inner":{"n":"a"},"other":1}`))
+	var v body
+	err := DecodeJSON(r, &v)
+	w := httptest.NewRecorder()
+	writeError(w, r, err)
+	for _, want := range []string{`"include_stems":["Invalid type: expected true or false."]`, `"name":["Invalid type: expected a string."]`,
+		`"format":["Invalid type: expected a list."]`, `"inner.n":["Invalid type: expected an integer."]`} {
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), want) {
+			t.Errorf("%d %s; want %s", w.Code, w.Body, want)
+		}
+	}
+	if strings.Contains(w.Body.String(), "volume") || strings.Contains(w.Body.String(), "other") {
+		t.Errorf("a right or unknown field named: %s", w.Body)
+	}
+}

@@ -72,11 +72,35 @@ func DecodeJSON(r *http.Request, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return errs.Field(op, te.Field, "Invalid type: expected "+jsonTypeName(te.Type)+".")
+			return &errs.Error{Op: op, Kind: errs.Invalid, Fields: typeErrors(body, v, te)}
 		}
 		return errs.E(op, errs.Invalid, "JSON parse error - "+err.Error())
 	}
 	return nil
+}
+
+// typeErrors names every field of the object body whose value has the
+// wrong JSON type for v, not only the first (first, which encoding/json
+// reports): each member is decoded alone into a fresh value of v's type.
+func typeErrors(body []byte, v any, first *json.UnmarshalTypeError) map[string][]string {
+	msg := func(te *json.UnmarshalTypeError) []string {
+		return []string{"Invalid type: expected " + jsonTypeName(te.Type) + "."}
+	}
+	out := map[string][]string{first.Field: msg(first)}
+	var members map[string]json.RawMessage
+	t := reflect.TypeOf(v)
+	if json.Unmarshal(body, &members) != nil || t.Kind() != reflect.Pointer {
+		return out
+	}
+	for k, raw := range members {
+		key, _ := json.Marshal(k)
+		one := append(append(append(append([]byte{'{'}, key...), ':'), raw...), '}')
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal(one, reflect.New(t.Elem()).Interface()); errors.As(err, &te) && te.Field != "" {
+			out[te.Field] = msg(te)
+		}
+	}
+	return out
 }
 
 // loneSurrogateValue reports whether a string value of the JSON text body
