@@ -8,13 +8,21 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // definition is a parsed, validated state machine.
 type definition struct {
 	StartAt string            `json:"StartAt"`
 	States  map[string]*state `json:"States"`
+	// Timeout bounds the whole execution (the machine's TimeoutSeconds;
+	// 0: none): past it the execution fails with States.Timeout, a task
+	// running then included.
+	Timeout time.Duration `json:"-"`
 }
+
+// machineFields are the top-level fields a definition may have locally.
+var machineFields = []string{"Comment", "StartAt", "States", "TimeoutSeconds", "Version"}
 
 type state struct {
 	Type           string         `json:"Type"`
@@ -87,13 +95,26 @@ func substitute(def []byte, subs map[string]string) ([]byte, error) {
 // parseDefinition parses and validates an ASL document.
 func parseDefinition(data []byte) (*definition, error) {
 	var raw struct {
-		StartAt string                     `json:"StartAt"`
-		States  map[string]json.RawMessage `json:"States"`
+		StartAt        string                     `json:"StartAt"`
+		States         map[string]json.RawMessage `json:"States"`
+		TimeoutSeconds float64                    `json:"TimeoutSeconds"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("parse: %w", err)
 	}
-	def := &definition{StartAt: raw.StartAt, States: map[string]*state{}}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	for f := range top {
+		if !slices.Contains(machineFields, f) {
+			return nil, fmt.Errorf("top-level field %q is not supported locally", f)
+		}
+	}
+	if raw.TimeoutSeconds < 0 {
+		return nil, fmt.Errorf("TimeoutSeconds %v is negative", raw.TimeoutSeconds)
+	}
+	def := &definition{StartAt: raw.StartAt, States: map[string]*state{}, Timeout: time.Duration(raw.TimeoutSeconds * float64(time.Second))}
 	for name, body := range raw.States {
 		st, err := parseState(body)
 		if err != nil {

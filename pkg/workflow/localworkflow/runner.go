@@ -78,8 +78,11 @@ type Runner struct {
 
 type execution struct {
 	Execution
-	input any
+	input    any
+	deadline time.Time // the machine's TimeoutSeconds from the run's start; zero: none
 }
+
+func (e *execution) timedOut() bool { return !e.deadline.IsZero() && !time.Now().Before(e.deadline) }
 
 // Option configures a Runner.
 type Option func(*Runner)
@@ -322,9 +325,16 @@ func (r *Runner) step(e *execution, name string) {
 // run interprets def from StartAt until a terminal state.
 func (r *Runner) run(def *definition, e *execution) outcome {
 	data := e.input
+	if def.Timeout > 0 {
+		// A resumed execution (the journal) gets the whole timeout again.
+		e.deadline = time.Now().Add(def.Timeout)
+	}
 	for name := def.StartAt; ; {
 		if r.base.Err() != nil {
 			return *aborted
+		}
+		if e.timedOut() {
+			return *failed("States.Timeout", "Execution timed out.")
 		}
 		st := def.States[name]
 		next := st.Next
@@ -402,9 +412,12 @@ func (r *Runner) task(e *execution, name string, st *state, data any) (any, stri
 	attempts := make([]int, len(st.Retry))
 	for {
 		r.step(e, name)
-		out, errName, cause := r.invoke(h, st, body)
+		out, errName, cause := r.invoke(h, st, body, e.deadline)
 		if r.base.Err() != nil {
 			return nil, "", aborted
+		}
+		if e.timedOut() { // the execution's own timeout: no retry, no catch
+			return nil, "", failed("States.Timeout", "Execution timed out.")
 		}
 		if errName == "" {
 			var result any
@@ -474,11 +487,16 @@ func (r *Runner) retryDelay(rs []retrier, attempts []int, errName string) (time.
 // invoke calls the handler like Lambda would: a panic is an error, an
 // error is named by its type and its Cause is the Lambda error JSON, and a
 // task past TimeoutSeconds is abandoned with States.Timeout.
-func (r *Runner) invoke(h Handler, st *state, input []byte) (json.RawMessage, string, string) {
+func (r *Runner) invoke(h Handler, st *state, input []byte, deadline time.Time) (json.RawMessage, string, string) {
+	if st.TimeoutSeconds > 0 {
+		if d := time.Now().Add(time.Duration(st.TimeoutSeconds * float64(time.Second))); deadline.IsZero() || d.Before(deadline) {
+			deadline = d
+		}
+	}
 	ctx := r.base
 	cancel := context.CancelFunc(func() {})
-	if st.TimeoutSeconds > 0 {
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(st.TimeoutSeconds*float64(time.Second)))
+	if !deadline.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, deadline)
 	}
 	defer cancel()
 	type result struct {

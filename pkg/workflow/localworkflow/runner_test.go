@@ -288,6 +288,8 @@ func TestRegisterRefusesWhatItCannotRun(t *testing.T) {
 		"placeholder":    `{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"${Nope}","End":true}}}`,
 		"not json":       `{"StartAt":`,
 		"negative tries": `{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"x","End":true,"Retry":[{"ErrorEquals":["X"],"MaxAttempts":-1}]}}}`,
+		"machine field":  `{"StartAt":"A","QueryLanguage":"JSONata","States":{"A":{"Type":"Succeed"}}}`,
+		"negative limit": `{"StartAt":"A","TimeoutSeconds":-1,"States":{"A":{"Type":"Succeed"}}}`,
 	}
 	for name, def := range bad {
 		if err := r.Register("m", []byte(def), nil); err == nil {
@@ -319,5 +321,29 @@ func TestDeployedDefinitionsAreRunnable(t *testing.T) {
 		if err := r.Register(filepath.Base(f), data, subs); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// TestMachineTimeoutEndsTheExecution: the machine's TimeoutSeconds bounds
+// the whole execution, as in Step Functions: a task still running then is
+// abandoned and the execution fails with States.Timeout, which no Catch
+// takes (before, the local runner ignored the field).
+func TestMachineTimeoutEndsTheExecution(t *testing.T) {
+	const def = `{"StartAt":"A","TimeoutSeconds":0.3,"States":{
+	  "A":{"Type":"Task","Resource":"slow","TimeoutSeconds":30,"End":true,
+	       "Catch":[{"ErrorEquals":["States.ALL"],"ResultPath":"$.error","Next":"Caught"}]},
+	  "Caught":{"Type":"Succeed"}}}`
+	r := localworkflow.New()
+	t.Cleanup(r.Close)
+	if err := r.Register("p", []byte(def), nil); err != nil {
+		t.Fatal(err)
+	}
+	r.Handle("slow", func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	e := run(t, r, "late")
+	if e.Status != localworkflow.Failed || e.Error != "States.Timeout" || strings.Join(e.Steps, ",") != "A" {
+		t.Fatalf("%+v; want failed States.Timeout after A only", e)
 	}
 }
