@@ -200,3 +200,63 @@ func TestTrimLoneEnds(t *testing.T) {
 		t.Errorf("the same start without music detection: %.2f s, want 10.00", float64(f)*FrameSeconds)
 	}
 }
+
+// TestConfirmedByHalves: a range's best track below the ratio bar is taken
+// when each half of the range, matched apart, names it first at the same
+// alignment, and not when one half names the runner-up (chance evidence
+// gathered in one place) or the ratio is under halvesMinRatio.
+func TestConfirmedByHalves(t *testing.T) {
+	const perFrame = 3
+	frames := uint32(math.Round(120 / FrameSeconds))
+	b := NewBuilder()
+	for ti, id := range []string{"song", "other"} {
+		var hs []Hash
+		for f := uint32(0); f < frames; f++ {
+			for k := range uint32(perFrame) {
+				hs = append(hs, Hash{Key: (uint32(ti)*frames+f)*perFrame + k, Time: f})
+			}
+		}
+		if err := b.Add(id, 120, hs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := b.Build()
+	hit := func(track int, trackSec, querySec float64) Hash {
+		return Hash{Key: (uint32(track)*frames + uint32(math.Round(trackSec/FrameSeconds))) * perFrame, Time: uint32(math.Round(querySec / FrameSeconds))}
+	}
+	const length = 30.0
+	// query builds a 30-s range: the song throughout at one alignment
+	// (songHits), the other track's hits at one alignment of their own
+	// over [otherFrom, otherTo).
+	query := func(songHits int, otherHits int, otherFrom, otherTo float64) []Hash {
+		var q []Hash
+		for i := range songHits {
+			s := (float64(i) + 0.5) * length / float64(songHits)
+			q = append(q, hit(0, 40+s, s))
+		}
+		for i := range otherHits {
+			s := otherFrom + (float64(i)+0.5)*(otherTo-otherFrom)/float64(otherHits)
+			q = append(q, hit(1, 70+s, s))
+		}
+		slices.SortFunc(q, func(a, b Hash) int { return int(a.Time) - int(b.Time) })
+		return q
+	}
+	rangeFrames := uint32(math.Round(length / FrameSeconds))
+	for _, c := range []struct {
+		name       string
+		q          []Hash
+		wantAccept bool
+	}{
+		{"song throughout, runner-up spread", query(30, 20, 0, length), true},
+		{"runner-up gathered in one half", query(30, 20, 0, length/2), false},
+		{"ratio under halvesMinRatio", query(30, 25, 0, length), false},
+	} {
+		if cands := ix.matchAll(c.q, MatchOptions{}); len(cands) > 0 {
+			t.Fatalf("%s: the clip thresholds already take it: %+v", c.name, cands[0])
+		}
+		got, ok := ix.confirmedByHalves(c.q, rangeFrames, MatchOptions{})
+		if ok != c.wantAccept || ok && (got.TrackID != "song" || math.Abs(got.TrackOffset-40) > 0.1) {
+			t.Errorf("%s: %+v %v; want accepted %v (song at 40 s)", c.name, got, ok, c.wantAccept)
+		}
+	}
+}
