@@ -368,6 +368,9 @@ func TestSearchNamesEveryBadParameterAtOnce(t *testing.T) {
 		{"/api/v4/search/ai/by-text/?text=x&genre=nosuchgenre&vocals=bad", []string{"genre", "vocals"}},
 		{"/api/v4/search/ai/by-prompt/?text=x&time_limit=0&mood__terms=nosuchmood", []string{"time_limit", "mood__terms"}},
 		{"/api/v4/search/ai/by-id/?track_id=" + e.track(0) + "&subgenre=nosuchsub&restricted=maybe", []string{"subgenre", "restricted"}},
+		// A near miss is did_you_mean's on by-text, a 400 on by-id.
+		{"/api/v4/search/ai/by-text/?text=x&genre=Rok&vocals=bad", []string{"vocals"}},
+		{"/api/v4/search/ai/by-id/?track_id=" + e.track(0) + "&genre=Rok&restricted=maybe", []string{"genre", "restricted"}},
 	} {
 		r, m := e.do("", "GET", c.path, nil)
 		if r.Status != 400 || len(m) != len(c.fields) {

@@ -94,14 +94,18 @@ func CanonicalLocale(s string) (string, bool) {
 }
 
 // localeChain is a canonical locale and the locales it falls back on,
-// least specific first: "zh-Hant-TW" → zh, zh-Hant, zh-Hant-TW.
+// least specific first: "zh-Hant-TW" → zh, zh-TW, zh-Hant, zh-Hant-TW (a
+// catalog may hold a translation under the region alone; the script says
+// more about the writing).
 func localeChain(locale string) []string {
 	parts := strings.Split(locale, "-")
-	out := make([]string, 0, len(parts))
-	for i := range parts {
-		out = append(out, strings.Join(parts[:i+1], "-"))
+	switch len(parts) {
+	case 3:
+		return []string{parts[0], parts[0] + "-" + parts[2], parts[0] + "-" + parts[1], locale}
+	case 2:
+		return []string{parts[0], locale}
 	}
-	return out
+	return []string{locale}
 }
 
 // ValidLocale reports whether s is shaped like a locale code.

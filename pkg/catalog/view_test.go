@@ -48,6 +48,12 @@ func TestLocalesWithScriptAndRegion(t *testing.T) {
 	if got := tr.Language("zh-Hant-TW"); got != "zh-Hant" {
 		t.Errorf("Language(zh-Hant-TW) = %q", got)
 	}
+	// A translation under the region alone serves the full locale too,
+	// the script's over it.
+	tr.Translations["zh-TW"] = Translation{Genre: "台灣流行", Mood: "快樂"}
+	if got := tr.Localized("zh-Hant-TW"); got.Genre != "流行樂" || got.Mood != "快樂" {
+		t.Errorf("zh-Hant-TW with zh-TW: %+v", got)
+	}
 	if got := tr.Localized("de-AT"); got.Genre != "Pop" || tr.Language("de-AT") != "en" {
 		t.Errorf("de-AT: %+v", got)
 	}

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -81,24 +82,74 @@ func DecodeJSON(r *http.Request, v any) error {
 
 // typeErrors names every field of the object body whose value has the
 // wrong JSON type for v, not only the first (first, which encoding/json
-// reports): each member is decoded alone into a fresh value of v's type.
+// reports): each member that names a field of v's struct is decoded alone
+// into a fresh value of v's type. Members that name no field are not
+// looked at, at most maxTypeChecks are, and a body over maxTypeCheckBody
+// gets the first error only.
 func typeErrors(body []byte, v any, first *json.UnmarshalTypeError) map[string][]string {
 	msg := func(te *json.UnmarshalTypeError) []string {
 		return []string{"Invalid type: expected " + jsonTypeName(te.Type) + "."}
 	}
 	out := map[string][]string{first.Field: msg(first)}
-	var members map[string]json.RawMessage
 	t := reflect.TypeOf(v)
-	if json.Unmarshal(body, &members) != nil || t.Kind() != reflect.Pointer {
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return out
 	}
+	if len(body) > maxTypeCheckBody {
+		return out
+	}
+	names := jsonFieldNames(t.Elem())
+	var members map[string]json.RawMessage
+	if json.Unmarshal(body, &members) != nil {
+		return out
+	}
+	checked := 0
 	for k, raw := range members {
+		if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, k) }) {
+			continue
+		}
+		if checked++; checked > maxTypeChecks {
+			break
+		}
 		key, _ := json.Marshal(k)
 		one := append(append(append(append([]byte{'{'}, key...), ':'), raw...), '}')
 		var te *json.UnmarshalTypeError
 		if err := json.Unmarshal(one, reflect.New(t.Elem()).Interface()); errors.As(err, &te) && te.Field != "" {
 			out[te.Field] = msg(te)
 		}
+	}
+	return out
+}
+
+// maxTypeChecks bounds the members typeErrors decodes (more than any
+// request struct here has fields), and maxTypeCheckBody the body it reads
+// again (far more than any request here needs): a 1-MB body of 140,000
+// members took 200 ms to split into them, against 30 ms to decode.
+const (
+	maxTypeChecks    = 64
+	maxTypeCheckBody = 64 << 10
+)
+
+// jsonFieldNames are the JSON names of t's exported fields (embedded
+// structs' included), as encoding/json names them.
+func jsonFieldNames(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+			continue
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+			out = append(out, jsonFieldNames(f.Type)...)
+			continue
+		case name == "":
+			name = f.Name
+		}
+		out = append(out, name)
 	}
 	return out
 }

@@ -177,15 +177,19 @@ func New(cfg Config) (*Service, error) {
 // MinAudioSeconds is the shortest video audio a job analyzes.
 const MinAudioSeconds = 2.0
 
-// TaskInput is the input of every task of the state machine.
+// TaskInput is the input of every task of the state machine: the
+// execution's input, passed whole (no path is required of it).
 type TaskInput struct {
 	JobID string `json:"job_id"`
 	// Generation is the job's writing the execution was started for (see
 	// execName); a task of an execution started for an earlier one
-	// leaves the job alone; 0 (a job written before generations) works
-	// on any. Always present: the state machine passes it on by path.
+	// leaves the job alone; 0 or absent (a job written before
+	// generations, an execution started before they were passed) works
+	// on any.
 	Generation int64 `json:"generation"`
-	// Failed and Error are set on the Catch path (MarkFailed).
+	// Error is what the Catch path caught (ResultPath $.error): the task
+	// then fails the job (MarkFailed). Failed marks it too in the input
+	// of definitions before the whole input was passed.
 	Failed bool         `json:"failed,omitempty"`
 	Error  *CaughtError `json:"error,omitempty"`
 }

@@ -59,7 +59,7 @@ func (s *Service) HandleTask(ctx context.Context, fn string, input json.RawMessa
 	case FnExternal:
 		err = s.external(ctx, job)
 	case FnFinish:
-		if in.Failed {
+		if in.Failed || in.Error != nil {
 			code, detail := failureOf(in.Error)
 			err = s.fail(ctx, job.id, job.gen, code, detail)
 		} else {

@@ -28,6 +28,11 @@ const (
 	wNameArtist      = 8.0
 )
 
+// nameMaxWords: a longer request is no title and artist (each split of
+// it is compared with every candidate, so a 1000-character request would
+// cost a few hundred comparisons a track).
+const nameMaxWords = 24
+
 // nameKeys are a track's names as nameKey hashes (0: none).
 type nameKeys struct {
 	title, base, artist uint64 // display title, title without variant, artist
@@ -117,6 +122,9 @@ type nameQuery struct {
 
 func newNameQuery(text string) nameQuery {
 	w := nameWords(text)
+	if len(w) > nameMaxWords {
+		return nameQuery{}
+	}
 	q := nameQuery{whole: nameKey(w)}
 	for k := 1; k < len(w); k++ {
 		left, right := w[:k], w[k:]

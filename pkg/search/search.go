@@ -266,17 +266,17 @@ func (s *Service) ByID(ctx context.Context, id string, system bool, opts Options
 }
 
 // CheckFilterValues reports the genre, subgenre and mood values of f the
-// catalog has neither as written nor near enough to be a typo, as the
-// searches do (a near one is left to them: did_you_mean or their own
-// 400). The search endpoints call it when other parameters are bad, so
-// that one 400 names every bad parameter; a catalog that cannot be
-// loaded reports nothing here.
-func (s *Service) CheckFilterValues(ctx context.Context, f Filters) error {
+// catalog does not have, as the searches do: with suggest (by-text and
+// by-prompt, whose response has did_you_mean) a near miss is no error.
+// The search endpoints call it when other parameters are bad, so that one
+// 400 names every bad parameter; a catalog that cannot be loaded reports
+// nothing here.
+func (s *Service) CheckFilterValues(ctx context.Context, f Filters, suggest bool) error {
 	ix, err := s.Index(ctx)
 	if err != nil {
 		return nil
 	}
-	return f.checkKnown("search.CheckFilterValues", ix.known, true)
+	return f.checkKnown("search.CheckFilterValues", ix.known, suggest)
 }
 
 // ByAudio ranks tracks similar to reference audio (by-url, by-video).

@@ -126,7 +126,9 @@ func Run(ctx context.Context, opts Options, path string) (Report, error) {
 	if opts.Source.Modified.IsZero() {
 		// An operator running a file means it now: it supersedes every
 		// manifest uploaded before.
-		opts.Source = Source{Key: "file:" + path, Modified: time.Now().UTC()}
+		// Whole seconds, as S3's Last-Modified: an upload in the same
+		// second is ordered by key, not taken for older.
+		opts.Source = Source{Key: "file:" + path, Modified: time.Now().UTC().Truncate(time.Second)}
 	}
 	return RunManifest(ctx, opts, m)
 }
@@ -283,7 +285,14 @@ func RunManifest(ctx context.Context, opts Options, m *manifest.Manifest) (Repor
 				applied = append(applied, p.sfx.ID)
 			}
 		}
-		led.record(opts.Source, applied)
+		inCatalog := map[string]bool{}
+		for _, t := range contents.Tracks {
+			inCatalog[t.ID] = true
+		}
+		for _, x := range contents.SoundFX {
+			inCatalog[x.ID] = true
+		}
+		led.record(opts.Source, applied, inCatalog)
 		if err := led.save(ctx, opts.Blob); err != nil {
 			return rep, err
 		}

@@ -23,7 +23,10 @@ import (
 // older manifest still applies. The ledger is written under the publish
 // lock after each publish; a crash between the two leaves the ledger one
 // manifest behind, and the retry that follows re-applies the same
-// manifest, which publishes nothing new and writes the ledger.
+// manifest, which publishes nothing new and writes the ledger. A ledger
+// that cannot be read (corrupt) fails every ingest until it is deleted;
+// deleting it only forgets which manifest set what. Manifests applied
+// before the ledger existed are not in it.
 const LedgerKey = "catalog/ingest-ledger.json"
 
 // Source says which manifest a run applies and when it was written (the
@@ -89,15 +92,20 @@ func (l *ledger) supersededBy(id string, src Source) (Source, bool) {
 	return l.Manifests[i], true
 }
 
-// record notes that src set the assets ids, and drops the manifests no
-// asset names any more.
-func (l *ledger) record(src Source, ids []string) {
-	if len(ids) == 0 {
-		return
+// record notes that src set the assets ids, forgets the assets the
+// catalog no longer holds (inCatalog; removed by a replace) and drops the
+// manifests no asset names any more.
+func (l *ledger) record(src Source, ids []string, inCatalog map[string]bool) {
+	if len(ids) > 0 {
+		l.Manifests = append(l.Manifests, src)
+		for _, id := range ids {
+			l.Assets[id] = len(l.Manifests) - 1
+		}
 	}
-	l.Manifests = append(l.Manifests, src)
-	for _, id := range ids {
-		l.Assets[id] = len(l.Manifests) - 1
+	for id := range l.Assets {
+		if !inCatalog[id] {
+			delete(l.Assets, id)
+		}
 	}
 	used := make([]int, len(l.Manifests))
 	for i := range used {

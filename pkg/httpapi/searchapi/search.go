@@ -41,7 +41,7 @@ type Service interface {
 	ByText(ctx context.Context, text string, opts search.Options) (search.Result, error)
 	ByID(ctx context.Context, id string, system bool, opts search.Options) (search.Result, error)
 	ByAudio(ctx context.Context, q search.AudioQuery, opts search.Options) (search.Result, error)
-	CheckFilterValues(ctx context.Context, f search.Filters) error
+	CheckFilterValues(ctx context.Context, f search.Filters, suggest bool) error
 }
 
 // SearchParams says which optional tuning parameters an endpoint accepts
@@ -54,6 +54,9 @@ const (
 	SearchTimeWindow                           // time_offset, time_limit (1–60)
 	SearchBPMRange                             // bpm_range (0–100, default 5; 0 = exact tempo, ±search.ExactBPMRange)
 	SearchAudioTuning                          // prioritise_bpm, suppress_vocals
+	// SearchDidYouMean: the response has did_you_mean, so a near miss of
+	// a catalog value (genre "Rok") is no error (by-text, by-prompt).
+	SearchDidYouMean
 )
 
 // MediaAnalyzer analyzes the media of by-url and by-video;
@@ -166,7 +169,9 @@ func (a *API) ParseSearchRequest(r *http.Request, accepts SearchParams) (search.
 	if len(bad) > 0 {
 		// The catalog's values are checked by the search itself; with other
 		// parameters bad, they are named in the same 400.
-		addErr(a.Search.CheckFilterValues(r.Context(), opts.Filters))
+		if a.Search != nil {
+			addErr(a.Search.CheckFilterValues(r.Context(), opts.Filters, accepts&SearchDidYouMean != 0))
+		}
 		return search.Options{}, &errs.Error{Op: op, Kind: errs.Invalid, Fields: bad}
 	}
 	return opts, nil
@@ -250,11 +255,11 @@ func (a *API) searchBackend() (Service, error) {
 }
 
 func (a *API) searchByText(w http.ResponseWriter, r *http.Request) error {
-	return a.textSearch(w, r, 0)
+	return a.textSearch(w, r, SearchDidYouMean)
 }
 
 func (a *API) searchByPrompt(w http.ResponseWriter, r *http.Request) error {
-	return a.textSearch(w, r, SearchHighlights|SearchTimeWindow|SearchBPMRange)
+	return a.textSearch(w, r, SearchHighlights|SearchTimeWindow|SearchBPMRange|SearchDidYouMean)
 }
 
 func (a *API) textSearch(w http.ResponseWriter, r *http.Request, accepts SearchParams) error {

@@ -433,10 +433,16 @@ func (r *Runner) task(e *execution, name string, st *state, data any) (any, stri
 			return data, "", nil
 		}
 		if delay, ok := r.retryDelay(st.Retry, attempts, errName); ok {
+			if !e.deadline.IsZero() {
+				delay = min(delay, max(0, time.Until(e.deadline)))
+			}
 			select {
 			case <-time.After(delay):
 			case <-r.base.Done():
 				return nil, "", aborted
+			}
+			if e.timedOut() { // no new attempt after the execution's timeout
+				return nil, "", failed("States.Timeout", "Execution timed out.")
 			}
 			continue
 		}

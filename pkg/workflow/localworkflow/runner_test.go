@@ -347,3 +347,91 @@ func TestMachineTimeoutEndsTheExecution(t *testing.T) {
 		t.Fatalf("%+v; want failed States.Timeout after A only", e)
 	}
 }
+
+// TestRecognitionTakesInputsOfEitherShape: the recognition machine passes
+// its input whole, so an execution started with {job_id} alone (by an API
+// deployed before generations; a journal from before them) runs as one
+// with {job_id, generation}; with a path to "$.generation" it failed at
+// its first state, uncaught. The catch path hands the finish function the
+// same input with the caught error.
+func TestRecognitionTakesInputsOfEitherShape(t *testing.T) {
+	data, err := os.ReadFile("../../../infra/statemachines/recognition.asl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := map[string]string{}
+	for _, m := range regexp.MustCompile(`\$\{([A-Za-z0-9_]+)\}`).FindAllStringSubmatch(string(data), -1) {
+		subs[m[1]] = m[1]
+	}
+	for _, c := range []struct {
+		input     map[string]any
+		failMatch bool
+		want      string // the inputs seen, in order
+	}{
+		{map[string]any{"id": "old", "job_id": "j"}, false, `RecognitionExtractFunctionArn {"id":"old","job_id":"j"}|RecognitionMatchFunctionArn {"id":"old","job_id":"j"}|RecognitionExternalFunctionArn {"id":"old","job_id":"j"}|RecognitionFinishFunctionArn {"id":"old","job_id":"j"}`},
+		{map[string]any{"id": "new", "job_id": "j", "generation": 2}, true, `RecognitionExtractFunctionArn {"generation":2,"id":"new","job_id":"j"}|RecognitionMatchFunctionArn {"generation":2,"id":"new","job_id":"j"}|RecognitionFinishFunctionArn {"error":{"Cause":"{\"errorMessage\":\"boom\",\"errorType\":\"JobError\"}","Error":"JobError"},"generation":2,"id":"new","job_id":"j"}`},
+	} {
+		r := localworkflow.New()
+		if err := r.Register("p", data, subs); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var seen []string
+		for res := range subs {
+			r.Handle(res, func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
+				mu.Lock()
+				seen = append(seen, res+" "+string(in))
+				mu.Unlock()
+				if c.failMatch && res == "RecognitionMatchFunctionArn" {
+					return nil, JobError("boom")
+				}
+				return nil, nil
+			})
+		}
+		name := c.input["id"].(string)
+		if err := r.Start(context.Background(), "p", name, c.input); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := r.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		e, _ := r.Get("p", name)
+		r.Close()
+		wantStatus := localworkflow.Succeeded
+		if c.failMatch { // MarkFailed, then the machine's own Fail state
+			wantStatus = localworkflow.Failed
+		}
+		if got := strings.Join(seen, "|"); got != c.want || e.Status != wantStatus {
+			t.Errorf("%s: %s (%s %s)\n got %s\nwant %s", name, e.Status, e.Error, e.Cause, got, c.want)
+		}
+	}
+}
+
+// JobError is named as recognition's own input errors are.
+type JobError string
+
+func (e JobError) Error() string { return string(e) }
+
+// TestMachineTimeoutCutsARetryBackOff: a back-off running past the
+// machine's timeout ends the execution at the timeout, with no new attempt.
+func TestMachineTimeoutCutsARetryBackOff(t *testing.T) {
+	const def = `{"StartAt":"A","TimeoutSeconds":0.3,"States":{
+	  "A":{"Type":"Task","Resource":"flaky","End":true,
+	       "Retry":[{"ErrorEquals":["States.ALL"],"IntervalSeconds":5,"MaxAttempts":3}]}}}`
+	r := localworkflow.New(localworkflow.WithRetryScale(1))
+	t.Cleanup(r.Close)
+	if err := r.Register("p", []byte(def), nil); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	r.Handle("flaky", func(ctx context.Context, in json.RawMessage) (json.RawMessage, error) {
+		calls.Add(1)
+		return nil, errors.New("flaky")
+	})
+	e := run(t, r, "backoff")
+	if e.Status != localworkflow.Failed || e.Error != "States.Timeout" || calls.Load() != 1 {
+		t.Fatalf("%+v after %d calls; want failed States.Timeout after one call, at the timeout", e, calls.Load())
+	}
+}
