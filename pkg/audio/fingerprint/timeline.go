@@ -634,9 +634,13 @@ func (ix *Index) finish(runs, weak []*run, query []Hash, o TimelineOptions) []St
 	out = slices.DeleteFunc(out, func(s Stretch) bool { return float64(s.EndMs-s.StartMs) < o.MinSeconds*1000 })
 	out = dropSlivers(out)
 	if len(o.Music) > 0 {
-		covered := slices.Clone(out)
+		// Music no stretch explains, less the silences: music detection
+		// bridges a short silence inside a range (a song's own second of
+		// digital silence before a cut), which is no music of its own.
+		cut := append(toRanges(out), o.Silences...)
+		slices.SortFunc(cut, func(a, b audio.Range) int { return cmp.Compare(a.StartMs, b.StartMs) })
 		for _, m := range o.Music {
-			for _, gap := range m.Subtract(toRanges(covered)) {
+			for _, gap := range m.Subtract(cut) {
 				// A short unexplained piece is a gap inside a song (a
 				// passage the matches thinned out in) or a neighbour's
 				// edge, not music of its own.

@@ -260,3 +260,46 @@ func TestConfirmedByHalves(t *testing.T) {
 		}
 	}
 }
+
+// TestUnexplainedMusicLeavesSilencesOut: music detection bridges a
+// silence inside a range; the unexplained music the timeline reports
+// leaves the silence out (a song's own last second of digital silence
+// before a cut was reported as unidentified music).
+func TestUnexplainedMusicLeavesSilencesOut(t *testing.T) {
+	const perFrame = 3
+	frames := uint32(math.Round(60 / FrameSeconds))
+	b := NewBuilder()
+	var hs []Hash
+	for f := uint32(0); f < frames; f++ {
+		for k := range uint32(perFrame) {
+			hs = append(hs, Hash{Key: f*perFrame + k, Time: f})
+		}
+	}
+	if err := b.Add("song", 60, hs); err != nil {
+		t.Fatal(err)
+	}
+	ix := b.Build()
+	var query []Hash // the song's first 20 s, every frame
+	for f := uint32(0); f < uint32(math.Round(20/FrameSeconds)); f++ {
+		for k := range uint32(perFrame) {
+			query = append(query, Hash{Key: f*perFrame + k, Time: f})
+		}
+	}
+	music := []audio.Range{{StartMs: 0, EndMs: 40000}}
+	unexplained := func(silences []audio.Range) []audio.Range {
+		var out []audio.Range
+		for _, s := range ix.Timeline(query, TimelineOptions{Music: music, Silences: silences}) {
+			if s.TrackID == "" {
+				out = append(out, audio.Range{StartMs: s.StartMs, EndMs: s.EndMs})
+			}
+		}
+		return out
+	}
+	if got := unexplained(nil); len(got) != 1 || got[0].EndMs != 40000 || math.Abs(float64(got[0].StartMs)-20000) > 500 {
+		t.Fatalf("without silences: %+v", got)
+	}
+	got := unexplained([]audio.Range{{StartMs: 21000, EndMs: 26000}})
+	if len(got) != 1 || got[0].StartMs != 26000 || got[0].EndMs != 40000 {
+		t.Fatalf("with a silence at 21–26 s: %+v; want 26000–40000", got)
+	}
+}
