@@ -77,12 +77,7 @@ func (n *namedStarts) executions() []string {
 // and the job stayed queued.
 func TestRewrittenJobGetsAnExecutionOfItsOwn(t *testing.T) {
 	twintest.Run(t, func(t *testing.T, st store.Store) {
-		s := testService(t, Config{Store: st, DefaultDailyCap: 5})
-		wf := &namedStarts{}
-		s.wf = wf
-		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
-		src := SourceRef{Key: UploadPrefix + "c1/x/a.mp4", ETag: "e", Size: 10, Filename: "a.mp4"}
-		ctx := idempotency.WithRequestID(t.Context(), ids.NewUUID())
+		s, wf, p, src, ctx := keyedSubmits(t, st)
 		for i := range 3 { // fail twice, then succeed: three writings, three names
 			wf.lost.Store(i < 2)
 			job, err := s.Submit(ctx, p, src)
@@ -177,12 +172,7 @@ func TestStartAndFailBothFailingKeepsTheJobUsable(t *testing.T) {
 // before generations were passed) still works on the job.
 func TestEarlierExecutionLeavesTheRewrittenJobAlone(t *testing.T) {
 	twintest.Run(t, func(t *testing.T, st store.Store) {
-		s := testService(t, Config{Store: st, DefaultDailyCap: 5})
-		wf := &namedStarts{}
-		s.wf = wf
-		p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
-		src := SourceRef{Key: UploadPrefix + "c1/x/a.mp4", ETag: "e", Size: 10, Filename: "a.mp4"}
-		ctx := idempotency.WithRequestID(t.Context(), ids.NewUUID())
+		s, wf, p, src, ctx := keyedSubmits(t, st)
 		wf.lost.Store(true)
 		if _, err := s.Submit(ctx, p, src); !errs.Is(err, errs.Unavailable) {
 			t.Fatalf("first run: %v; want unavailable", err)
@@ -216,4 +206,16 @@ func TestEarlierExecutionLeavesTheRewrittenJobAlone(t *testing.T) {
 			t.Fatalf("no generation: %v %v", ok, err)
 		}
 	})
+}
+
+// keyedSubmits is a service on st whose executions are namedStarts, an
+// enterprise client's principal, an upload and a context carrying one
+// request id (an Idempotency-Key's retries).
+func keyedSubmits(t *testing.T, st store.Store) (*Service, *namedStarts, *identity.Principal, SourceRef, context.Context) {
+	s := testService(t, Config{Store: st, DefaultDailyCap: 5})
+	wf := &namedStarts{}
+	s.wf = wf
+	p := &identity.Principal{Client: identity.Client{ID: "c1", Plan: identity.PlanEnterprise}}
+	src := SourceRef{Key: UploadPrefix + "c1/x/a.mp4", ETag: "e", Size: 10, Filename: "a.mp4"}
+	return s, wf, p, src, idempotency.WithRequestID(t.Context(), ids.NewUUID())
 }

@@ -100,19 +100,7 @@ func TestNoUnexplainedSliver(t *testing.T) {
 func TestMusicRangesFindSparseSong(t *testing.T) {
 	const perFrame = 3
 	frames := uint32(math.Round(120 / FrameSeconds))
-	b := NewBuilder()
-	for ti, id := range []string{"song", "other"} {
-		var hs []Hash
-		for f := uint32(0); f < frames; f++ {
-			for k := range uint32(perFrame) {
-				hs = append(hs, Hash{Key: (uint32(ti)*frames+f)*perFrame + k, Time: f})
-			}
-		}
-		if err := b.Add(id, 120, hs); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix := b.Build()
+	ix := syntheticIndex(t, 120, perFrame, "song", "other")
 	const from, to, trackAt = 5.0, 35.0, 50.0 // query seconds of the music; the track's time at its start
 	step := 1.4
 	var query []Hash
@@ -208,19 +196,7 @@ func TestTrimLoneEnds(t *testing.T) {
 func TestConfirmedByHalves(t *testing.T) {
 	const perFrame = 3
 	frames := uint32(math.Round(120 / FrameSeconds))
-	b := NewBuilder()
-	for ti, id := range []string{"song", "other"} {
-		var hs []Hash
-		for f := uint32(0); f < frames; f++ {
-			for k := range uint32(perFrame) {
-				hs = append(hs, Hash{Key: (uint32(ti)*frames+f)*perFrame + k, Time: f})
-			}
-		}
-		if err := b.Add(id, 120, hs); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix := b.Build()
+	ix := syntheticIndex(t, 120, perFrame, "song", "other")
 	hit := func(track int, trackSec, querySec float64) Hash {
 		return Hash{Key: (uint32(track)*frames + uint32(math.Round(trackSec/FrameSeconds))) * perFrame, Time: uint32(math.Round(querySec / FrameSeconds))}
 	}
@@ -267,18 +243,7 @@ func TestConfirmedByHalves(t *testing.T) {
 // before a cut was reported as unidentified music).
 func TestUnexplainedMusicLeavesSilencesOut(t *testing.T) {
 	const perFrame = 3
-	frames := uint32(math.Round(60 / FrameSeconds))
-	b := NewBuilder()
-	var hs []Hash
-	for f := uint32(0); f < frames; f++ {
-		for k := range uint32(perFrame) {
-			hs = append(hs, Hash{Key: f*perFrame + k, Time: f})
-		}
-	}
-	if err := b.Add("song", 60, hs); err != nil {
-		t.Fatal(err)
-	}
-	ix := b.Build()
+	ix := syntheticIndex(t, 60, perFrame, "song")
 	var query []Hash // the song's first 20 s, every frame
 	for f := uint32(0); f < uint32(math.Round(20/FrameSeconds)); f++ {
 		for k := range uint32(perFrame) {
@@ -302,4 +267,25 @@ func TestUnexplainedMusicLeavesSilencesOut(t *testing.T) {
 	if len(got) != 1 || got[0].StartMs != 26000 || got[0].EndMs != 40000 {
 		t.Fatalf("with a silence at 21–26 s: %+v; want 26000–40000", got)
 	}
+}
+
+// syntheticIndex indexes tracks of seconds each whose every frame holds
+// perFrame hashes no other frame or track has: track i's frame f has the
+// keys (i·frames+f)·perFrame + k.
+func syntheticIndex(t *testing.T, seconds float64, perFrame uint32, ids ...string) *Index {
+	t.Helper()
+	frames := uint32(math.Round(seconds / FrameSeconds))
+	b := NewBuilder()
+	for ti, id := range ids {
+		var hs []Hash
+		for f := uint32(0); f < frames; f++ {
+			for k := range perFrame {
+				hs = append(hs, Hash{Key: (uint32(ti)*frames+f)*perFrame + k, Time: f})
+			}
+		}
+		if err := b.Add(id, seconds, hs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
 }
