@@ -118,7 +118,13 @@ func nameWords(s string) []string {
 type nameQuery struct {
 	whole uint64
 	pairs [][2]uint64
+	// maskL and maskR hold a bit (key mod 64) of every left and right side
+	// of pairs: a track whose keys hit neither cannot match a pair, which
+	// most candidates show in a few operations (bonus is per candidate).
+	maskL, maskR uint64
 }
+
+func keyBit(k uint64) uint64 { return 1 << (k & 63) }
 
 func newNameQuery(text string) nameQuery {
 	w := nameWords(text)
@@ -131,7 +137,10 @@ func newNameQuery(text string) nameQuery {
 		if strings.EqualFold(right[0], "by") && len(right) > 1 {
 			right = right[1:]
 		}
-		q.pairs = append(q.pairs, [2]uint64{nameKey(left), nameKey(right)})
+		l, r := nameKey(left), nameKey(right)
+		q.pairs = append(q.pairs, [2]uint64{l, r})
+		q.maskL |= keyBit(l)
+		q.maskR |= keyBit(r)
 	}
 	return q
 }
@@ -141,9 +150,12 @@ func (q *nameQuery) bonus(n nameKeys) float64 {
 	if q.whole == 0 {
 		return 0
 	}
-	for _, p := range q.pairs {
-		if (p[0] == n.base || p[0] == n.title) && p[1] == n.artist || p[0] == n.artist && (p[1] == n.base || p[1] == n.title) {
-			return wNameTitleArtist
+	titles, artist := keyBit(n.base)|keyBit(n.title), keyBit(n.artist)
+	if titles&q.maskL != 0 && artist&q.maskR != 0 || artist&q.maskL != 0 && titles&q.maskR != 0 {
+		for _, p := range q.pairs {
+			if (p[0] == n.base || p[0] == n.title) && p[1] == n.artist || p[0] == n.artist && (p[1] == n.base || p[1] == n.title) {
+				return wNameTitleArtist
+			}
 		}
 	}
 	switch q.whole {
