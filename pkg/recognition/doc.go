@@ -82,7 +82,8 @@
 // A task failing with a *JobError (the input's fault) is not retried; any
 // other failure is retried by the workflow (workflow.TransientError) and,
 // when the retries are spent, caught: MarkFailed invokes
-// recognition-finish with failed=true, which records the job as failed.
+// recognition-finish with the caught error in its input (TaskInput.Error),
+// which records the job as failed.
 // A job whose pipeline has written nothing for StaleAfter is failed with
 // timeout when read, whatever happened to its workflow, and Recover
 // resumes or fails the jobs a crash of the devserver left behind: no job

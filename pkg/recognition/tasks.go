@@ -19,8 +19,8 @@ const (
 	FnExtract  = "recognition-extract"
 	FnMatch    = "recognition-match"
 	FnExternal = "recognition-external"
-	// FnFinish also serves the Catch path: with failed=true it marks the
-	// job failed (the MarkFailed state).
+	// FnFinish also serves the Catch path: given the caught error
+	// (TaskInput.Error) it marks the job failed (the MarkFailed state).
 	FnFinish = "recognition-finish"
 	// FnPrepare is the S3 upload trigger (S3 event → SQS), not a state.
 	FnPrepare = "recognition-prepare"
