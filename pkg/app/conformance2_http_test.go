@@ -384,3 +384,21 @@ func TestSearchNamesEveryBadParameterAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDownloadNamesTypeErrorsWithTheRest: a field of the wrong JSON type
+// is named in the same 400 as the request's other bad fields (a wrong
+// include_stems hid a missing type and a bad format), and only for its
+// type (a format of the wrong type is not also "required").
+func TestDownloadNamesTypeErrorsWithTheRest(t *testing.T) {
+	f := newDownloadFixture(t)
+	_, key := f.client(t, identity.PlanEnterprise, true, true)
+	r := f.post(f.tracks[0].ID, key, map[string]any{"type": "video", "format": []any{"flac"}, "include_stems": "x"})
+	m := r.Map(t)
+	if r.Status != 400 || m["include_stems"] == nil || m["type"] == nil || m["format"] == nil {
+		t.Errorf("%d %s; want 400 naming include_stems, type and format", r.Status, r.Body)
+	}
+	r = f.post(f.tracks[0].ID, key, map[string]any{"type": "track", "format": "mp3"})
+	if got, _ := r.Map(t)["format"].([]any); r.Status != 400 || len(got) != 1 || got[0] != "Invalid type: expected a list." {
+		t.Errorf("%d %s; want 400 {format: [Invalid type: expected a list.]} alone", r.Status, r.Body)
+	}
+}

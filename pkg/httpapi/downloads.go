@@ -50,8 +50,11 @@ func (a *API) downloadAudioPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var b downloadBody
-	if err := DecodeJSON(r, &b); err != nil {
-		return err
+	// A field of the wrong JSON type is named with the request's other bad
+	// fields, all at once (the decoder fills the rest of b).
+	typeErr := DecodeJSON(r, &b)
+	if typeErr != nil && !isFieldError(typeErr) {
+		return typeErr
 	}
 	req := downloads.Request{FormatField: "format"}
 	if b.Type != nil {
@@ -70,9 +73,9 @@ func (a *API) downloadAudioPost(w http.ResponseWriter, r *http.Request) error {
 	}
 	req.IncludeStems = b.IncludeStems != nil && *b.IncludeStems
 	req.ConfirmPersonalUse = b.ConfirmPersonalUse != nil && *b.ConfirmPersonalUse
-	if nullFormat != nil { // with the request's other bad fields, all at once
+	if typeErr != nil || nullFormat != nil { // with the request's other bad fields, all at once
 		req.FormatsSent = len(req.Formats) > 0
-		return MergeFieldErrors(nullFormat, req.Validate())
+		return MergeFieldErrors(MergeFieldErrors(typeErr, nullFormat), withoutFields(req.Validate(), typeErr))
 	}
 	link, err := a.downloadService().Audio(r.Context(), p, strings.ToLower(r.PathValue("id")), req)
 	if err != nil {

@@ -60,6 +60,39 @@ func (a *API) LocalizedTrackJSON(t *catalog.Track, locale string) TrackJSON {
 	return out
 }
 
+// isFieldError reports whether err is a 400 naming fields.
+func isFieldError(err error) bool {
+	e, ok := err.(*errs.Error)
+	return ok && len(e.Fields) > 0
+}
+
+// withoutFields is err with the fields the field errors of named dropped:
+// a field whose value had the wrong type is named for that alone, not
+// also as missing.
+func withoutFields(err error, named ...error) error {
+	e, ok := err.(*errs.Error)
+	if !ok || len(e.Fields) == 0 {
+		return err
+	}
+	fields := map[string][]string{}
+	for k, v := range e.Fields {
+		fields[k] = v
+	}
+	for _, n := range named {
+		if ne, ok := n.(*errs.Error); ok {
+			for k := range ne.Fields {
+				delete(fields, k)
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	out := *e
+	out.Fields = fields
+	return &out
+}
+
 // MergeFieldErrors joins 400 field errors so that one response names every
 // bad parameter; any other error wins as it is.
 func MergeFieldErrors(a, b error) error {
