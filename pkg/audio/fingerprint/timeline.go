@@ -861,9 +861,9 @@ func cmpFloat(a, b float64) int {
 // tuned on (Warzone 2100) 14 dB under a voice: a song heard in the whole
 // 30 s scored 39 at ratio 1.77 with both halves agreeing (found), while
 // the ranges where the best track was chance (ratio 1.19–1.53) had halves
-// naming other tracks or alignments; with small catalogs and the
-// background music (BenchmarkSmallCatalog) 293 such ranges named no
-// unknown music. halvesMinScore is the least score of a half's best.
+// naming other tracks or alignments; small catalogs with the background
+// music (BenchmarkSmallCatalog) named no more unknown music than before.
+// halvesMinScore is the least score of a half's best.
 const (
 	halvesMinRatio = 1.3
 	halvesMinScore = 4
@@ -873,10 +873,13 @@ const (
 // hashes' times from 0) when the ratio bar refused it and its halves
 // confirm it (see halvesMinRatio).
 func (ix *Index) confirmedByHalves(q []Hash, frames uint32, mo MatchOptions) (Candidate, bool) {
+	// The whole range at the relaxed bar: Match looks at every runner-up
+	// that could hold its best under it (MinScore/MinRatio), so the ratio
+	// it reports is exact for this decision.
 	loose := mo.withDefaults()
-	loose.MinRatio = 1 // report the best whatever the runner-up
+	loose.MinRatio = halvesMinRatio
 	cands := ix.matchAll(q, loose)
-	if len(cands) == 0 || cands[0].Ratio < halvesMinRatio {
+	if len(cands) == 0 {
 		return Candidate{}, false
 	}
 	c := cands[0]
@@ -889,7 +892,8 @@ func (ix *Index) confirmedByHalves(q []Hash, frames uint32, mo MatchOptions) (Ca
 			halves[1] = append(halves[1], Hash{Key: h.Key, Time: h.Time - half})
 		}
 	}
-	loose.MinScore = halvesMinScore
+	// Each half's best, whatever its runner-up (MinRatio 1).
+	loose.MinScore, loose.MinRatio = halvesMinScore, 1
 	for i, part := range halves {
 		hc := ix.matchAll(part, loose)
 		if len(hc) == 0 || hc[0].TrackID != c.TrackID ||
